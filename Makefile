@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# linux-aqm: AQM qdiscs as out-of-tree kernel modules plus tc plugins.
+#
+#   make [modules] [KDIR=...]  build the modules against KDIR
+#   make tc                    build the tc plugins (q_*.so)
+#   make install / uninstall   modules (+depmod) and plugins
+#   make vmkernel              build or reuse the cached test kernel
+#   make check                 the whole test suite in a VM
+#   make demo                  a 60 s dumbbell through the AQMs in a VM
+#   make deps                  install build and test dependencies
+
+KVER ?= $(shell uname -r)
+KDIR ?= /lib/modules/$(KVER)/build
+DESTDIR ?=
+TC_LIB_DIR ?= $(shell scripts/tc/tc-libdir.sh)
+
+.PHONY: all modules clean tc install uninstall vmkernel check demo deps \
+	lint pytest
+
+all: modules
+
+modules:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+clean:
+	find net selftests -name '*.o' -o -name '*.ko' -o -name '*.mod' \
+		-o -name '*.mod.c' -o -name '.*.cmd' -o -name '*.a' \
+		-o -name 'modules.order' -o -name '*.mod.o' | xargs rm -f
+	rm -f Module.symvers modules.order
+	$(MAKE) -C tc clean
+
+tc:
+	$(MAKE) -C tc IPROUTE2_SRC="$$(scripts/tc/iproute2-src.sh)"
+
+install: modules tc
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) INSTALL_MOD_DIR=linux-aqm modules_install
+	[ -n "$(DESTDIR)" ] || depmod -a $(KVER)
+	$(MAKE) -C tc install DESTDIR=$(DESTDIR) TC_LIB_DIR=$(TC_LIB_DIR)
+
+uninstall:
+	rm -rf $(DESTDIR)/lib/modules/$(KVER)/linux-aqm
+	[ -n "$(DESTDIR)" ] || depmod -a $(KVER)
+	$(MAKE) -C tc uninstall DESTDIR=$(DESTDIR) TC_LIB_DIR=$(TC_LIB_DIR)
+
+deps:
+	scripts/deps.sh --deb-src
+
+vmkernel:
+	scripts/kernel/vmkernel.sh
+
+lint:
+	scripts/check.sh --lint-only
+
+check:
+	scripts/check.sh
+
+demo:
+	scripts/demo.sh

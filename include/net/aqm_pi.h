@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * aqm_pi.h - discrete proportional-integral controller shared by the
+ * linux-aqm qdiscs (pi, dcn, afd).
+ *
+ * The controller is the discrete PI law of Hollot et al. ("On designing
+ * improved controllers for AQM routers supporting TCP flows", INFOCOM 2001),
+ * eq. 1 of the AQM/ECN web-performance paper:
+ *
+ *   x(k) = x(k-1) + g_new * e(k) - g_old * e(k-1),   e(k) = q(k) - qref
+ *
+ * sampled every T (Tupdate). With g_new > g_old the output rises while the
+ * queue is above qref (integral part, (g_new - g_old) * e) and rises faster
+ * while the queue grows (proportional part, g_old * (e(k) - e(k-1))). pi uses
+ * it as a drop probability.
+ *
+ * A "falling" controller applies the same law with the opposite sign, so its
+ * output is a fair share that falls while the queue is above qref or growing:
+ *
+ *   x(k) = x(k-1) - g_new * e(k) + g_old * e(k-1)
+ *
+ * This is AFD's M_fair update (Pan et al.) and DCN's pref update (DCN paper
+ * section 3.2), whose papers name the gains a (on the old sample) and b (on
+ * the new sample) with a < b; those qdiscs pass g_old = a and g_new = b.
+ *
+ * Fixed point:
+ *  - x is an s64 in units of 2^-AQM_PI_SHIFT (a probability of 1.0 is
+ *    AQM_PI_ONE = 2^32; a share of 3 packets is 3 << 32).
+ *  - gains are u64 in units of 2^-AQM_PI_GAIN_SHIFT per queue unit
+ *    (packet or byte), i.e. real gain * 2^48. Hollot's a = 1.822e-5 per
+ *    packet is 5128474075; a gain of 1/1500 per byte is 187649984473.
+ *    Gains are set from rationals num/den (netlink carries the rational so
+ *    that tc prints back exactly what was set), at most 2^15.
+ *  - q and qref are u32 (packets or bytes), so |e| < 2^32; each product is
+ *    saturated at 2^61 before the sum, and x_min/x_max must lie in
+ *    [-2^61, 2^61], so nothing overflows.
+ *
+ * Sampling is lazy: the owner calls aqm_pi_advance() on every enqueue and
+ * dequeue (before the queue changes) and from dump. Between two calls the
+ * queue length cannot change, so every sample missed while the link was idle
+ * saw the same queue; they are applied in closed form, also after hours of
+ * silence, without a timer. Cost per packet when no sample is due: one
+ * ktime read and one compare.
+ *
+ * Memory: struct aqm_pi_params 48 bytes, struct aqm_pi_vars 32 bytes.
+ */
+#ifndef __NET_AQM_PI_H
+#define __NET_AQM_PI_H
+
+#include <linux/bits.h>
+#include <linux/types.h>
+#include <linux/math64.h>
+
+#define AQM_PI_SHIFT		32
+#define AQM_PI_ONE		((s64)BIT_ULL(AQM_PI_SHIFT))
+#define AQM_PI_GAIN_SHIFT	48
+/* Largest real gain: 2^15 per queue unit. */
+#define AQM_PI_GAIN_MAX		BIT_ULL(63)
+/* Bound on |x| and on each product term. */
+#define AQM_PI_SAT		((s64)BIT_ULL(61))
+
+/**
+ * struct aqm_pi_params - configuration of one PI controller
+ * @g_new:	gain on the newest error e(k), real gain * 2^AQM_PI_GAIN_SHIFT
+ * @g_old:	gain on the previous error e(k-1), same scale
+ * @tupdate:	sampling period T in nanoseconds, > 0
+ * @x_min:	lower clamp of the output, 2^-AQM_PI_SHIFT units
+ * @x_max:	upper clamp of the output, 2^-AQM_PI_SHIFT units
+ * @qref:	target queue length, packets or bytes (the owner's unit)
+ * @falling:	true: output falls while the queue is above @qref (fair share)
+ */
+struct aqm_pi_params {
+	u64 g_new;
+	u64 g_old;
+	u64 tupdate;
+	s64 x_min;
+	s64 x_max;
+	u32 qref;
+	bool falling;
+};
+
+/**
+ * struct aqm_pi_vars - state of one PI controller
+ * @x:		output x(k), 2^-AQM_PI_SHIFT units, within [x_min, x_max]
+ * @next:	time of the next sample, ns (ktime_get_ns() clock)
+ * @samples:	number of samples taken since init
+ * @qold:	queue length at the previous sample, q(k-1)
+ */
+struct aqm_pi_vars {
+	s64 x;
+	u64 next;
+	u64 samples;
+	u32 qold;
+};
+
+int aqm_pi_gain_from_ratio(u32 num, u32 den, u64 *gain);
+void aqm_pi_vars_init(struct aqm_pi_vars *vars,
+		      const struct aqm_pi_params *params, s64 x0, u64 now);
+void aqm_pi_sample(const struct aqm_pi_params *params,
+		   struct aqm_pi_vars *vars, u32 q, u64 nsamples);
+void aqm_pi_catch_up(const struct aqm_pi_params *params,
+		     struct aqm_pi_vars *vars, u32 q, u64 now);
+
+/**
+ * aqm_pi_advance() - take every sample that is due at @now
+ * @params:	controller configuration
+ * @vars:	controller state
+ * @q:		queue length since the previous call (packets or bytes)
+ * @now:	current time, ns
+ *
+ * Call before the queue changes. Returns true when the output moved.
+ */
+static inline bool aqm_pi_advance(const struct aqm_pi_params *params,
+				  struct aqm_pi_vars *vars, u32 q, u64 now)
+{
+	if (likely(now < vars->next))
+		return false;
+	aqm_pi_catch_up(params, vars, q, now);
+	return true;
+}
+
+#endif /* __NET_AQM_PI_H */

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * aqm_pi.c - discrete PI controller shared by the linux-aqm qdiscs.
+ *
+ * See include/net/aqm_pi.h for the control law and its fixed-point scales.
+ */
+#include <linux/bitops.h>
+#include <linux/errno.h>
+#include <linux/export.h>
+#include <linux/minmax.h>
+#include <net/aqm_pi.h>
+
+/**
+ * aqm_pi_gain_from_ratio() - convert a rational gain to the controller scale
+ * @num:	numerator
+ * @den:	denominator, > 0
+ * @gain:	result, num / den * 2^AQM_PI_GAIN_SHIFT, rounded down
+ *
+ * Return: 0, -EINVAL when @den is 0, -ERANGE when num / den >= 2^15.
+ */
+int aqm_pi_gain_from_ratio(u32 num, u32 den, u64 *gain)
+{
+	if (!den)
+		return -EINVAL;
+	if ((u64)num >= (u64)den << (63 - AQM_PI_GAIN_SHIFT))
+		return -ERANGE;
+	*gain = mul_u64_u64_div_u64(num, 1ULL << AQM_PI_GAIN_SHIFT, den);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(aqm_pi_gain_from_ratio);
+
+/* gain * err in 2^-AQM_PI_SHIFT units, saturated at +-AQM_PI_SAT. */
+static s64 aqm_pi_term(u64 gain, s64 err)
+{
+	u64 mag = err < 0 ? -(u64)err : (u64)err;
+	u64 t;
+
+	if (!gain || !mag)
+		return 0;
+	/* product < 2^77, so after the shift t < 2^61 */
+	if (fls64(gain) + fls64(mag) > 61 + AQM_PI_GAIN_SHIFT - AQM_PI_SHIFT)
+		t = AQM_PI_SAT;
+	else
+		t = mul_u64_u64_shr(gain, mag, AQM_PI_GAIN_SHIFT - AQM_PI_SHIFT);
+	return err < 0 ? -(s64)t : (s64)t;
+}
+
+/**
+ * aqm_pi_vars_init() - start a controller
+ * @vars:	state to initialise
+ * @params:	configuration
+ * @x0:		initial output, clamped to [x_min, x_max]
+ * @now:	current time, ns; the first sample is due at @now + T
+ *
+ * The queue is taken as empty at start: q(-1) = 0.
+ */
+void aqm_pi_vars_init(struct aqm_pi_vars *vars,
+		      const struct aqm_pi_params *params, s64 x0, u64 now)
+{
+	vars->x = clamp(x0, params->x_min, params->x_max);
+	vars->qold = 0;
+	vars->samples = 0;
+	vars->next = now + params->tupdate;
+}
+EXPORT_SYMBOL_GPL(aqm_pi_vars_init);
+
+/**
+ * aqm_pi_sample() - apply @nsamples consecutive samples that all saw @q
+ * @params:	configuration
+ * @vars:	state
+ * @q:		queue length at each of the samples
+ * @nsamples:	number of samples, >= 1
+ *
+ * The first sample moves x by g_new * e(k) - g_old * e(k-1); each further
+ * one by (g_new - g_old) * e(k), which has one sign, so clamping once after
+ * them equals clamping after each. That part is done in closed form.
+ */
+void aqm_pi_sample(const struct aqm_pi_params *params,
+		   struct aqm_pi_vars *vars, u32 q, u64 nsamples)
+{
+	s64 e = (s64)q - params->qref;
+	s64 eold = (s64)vars->qold - params->qref;
+	s64 d, x;
+
+	d = aqm_pi_term(params->g_new, e) - aqm_pi_term(params->g_old, eold);
+	if (params->falling)
+		d = -d;
+	x = clamp(vars->x + d, params->x_min, params->x_max);
+
+	if (nsamples > 1) {
+		u64 steps = nsamples - 1;
+		u64 room, step;
+
+		/* (g_new - g_old) * e, without two saturated terms cancelling */
+		if (params->g_new >= params->g_old)
+			d = aqm_pi_term(params->g_new - params->g_old, e);
+		else
+			d = -aqm_pi_term(params->g_old - params->g_new, e);
+		if (params->falling)
+			d = -d;
+		if (d > 0) {
+			room = params->x_max - x;
+			step = d;
+		} else {
+			room = x - params->x_min;
+			step = -(u64)d;
+		}
+		if (step && steps > div64_u64(room, step))
+			x = d > 0 ? params->x_max : params->x_min;
+		else if (step)
+			x += d > 0 ? (s64)(steps * step) : -(s64)(steps * step);
+	}
+
+	vars->x = x;
+	vars->qold = q;
+	vars->samples += nsamples;
+}
+EXPORT_SYMBOL_GPL(aqm_pi_sample);
+
+/**
+ * aqm_pi_catch_up() - take all samples due at @now (slow path of advance)
+ * @params:	configuration
+ * @vars:	state, with vars->next <= @now
+ * @q:		queue length since the previous call
+ * @now:	current time, ns
+ */
+void aqm_pi_catch_up(const struct aqm_pi_params *params,
+		     struct aqm_pi_vars *vars, u32 q, u64 now)
+{
+	u64 n = div64_u64(now - vars->next, params->tupdate) + 1;
+
+	vars->next += n * params->tupdate;
+	aqm_pi_sample(params, vars, q, n);
+}
+EXPORT_SYMBOL_GPL(aqm_pi_catch_up);

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# make check: the whole linux-aqm test suite.
+#
+#  1. dependencies (scripts/deps.sh) and the cached test kernel
+#  2. host steps, each one TAP result: modules against the test kernel with
+#     W=1 and sparse (C=2), modules against Debian 12's 6.1 headers, tc
+#     plugins, checkpatch --strict, shellcheck, ruff, mypy, pytest
+#  3. the VM: insmod, KUnit, netns selftests, tc-testing (selftests/vm/guest.sh)
+#  4. one summary of every result, ending in 'N passed, N failed, N skipped'
+#
+# Usage: check.sh [--lint-only] [--no-vm] [STAGE...]
+#   STAGE is passed to the guest (kunit net tdc); default all.
+# Exit status: 0 only when every result passed.
+set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
+
+lint_only=0
+vm=1
+stages=()
+for a in "$@"; do
+	case "$a" in
+	--lint-only) lint_only=1; vm=0 ;;
+	--no-vm) vm=0 ;;
+	*) stages+=("$a") ;;
+	esac
+done
+
+cd "$AQM_TOP"
+start=$(date +%s)
+"$AQM_TOP/scripts/deps.sh" --deb-src
+venv="$AQM_CACHE/venv/bin"
+[ "$lint_only" -eq 1 ] || "$AQM_TOP/scripts/kernel/vmkernel.sh"
+vmkdir=$("$AQM_TOP/scripts/kernel/vmkernel.sh" --print-kdir)
+
+results="$AQM_TOP/build/results"
+logs="$AQM_TOP/build/logs"
+rm -rf "$results" "$logs"
+mkdir -p "$results" "$logs"
+host="$results/host.tap"
+n=0
+
+# step NAME CMD...: run CMD, log its output, record one TAP result. A step
+# fails on a non-zero status, or when its log has a compiler or sparse
+# warning.
+step() {
+	local name=$1 log
+	shift
+	n=$((n + 1))
+	log="$logs/$(echo "$name" | tr -c 'A-Za-z0-9.\n-' '_').log"
+	local t0 rc=0
+	t0=$(date +%s)
+	"$@" >"$log" 2>&1 || rc=$?
+	if [ "$rc" -eq 0 ] && grep -qE '(warning|error):' "$log"; then
+		rc=1
+	fi
+	if [ "$rc" -eq 0 ]; then
+		echo "ok $n $name" >>"$host"
+	else
+		echo "not ok $n $name" >>"$host"
+		aqm_log "FAILED: $name (log: $log)"
+		tail -n 20 "$log" >&2
+	fi
+	aqm_log "$name: $([ "$rc" -eq 0 ] && echo ok || echo FAILED) ($(($(date +%s) - t0)) s)"
+}
+
+kernel_c() {
+	git ls-files -co --exclude-standard -- 'net/sched/*.c' 'net/sched/*.h' \
+		'include/net/*.h' 'include/uapi/linux/*.h' 'selftests/kunit/*.c'
+}
+
+build_61() {
+	local kd dir="$AQM_CACHE/build-6.1"
+	kd=$(find /usr/src -maxdepth 1 -name 'linux-headers-6.1*-amd64' | sort -V | tail -n 1)
+	[ -n "$kd" ] || { echo "error: no linux-headers-6.1 under /usr/src"; return 1; }
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	git ls-files -co --exclude-standard | tar -cf - -T - | tar -xf - -C "$dir"
+	echo "building against $kd"
+	make -C "$kd" M="$dir" W=1 modules
+}
+
+checkpatch() {
+	local rc=0 f
+	for f in $(kernel_c); do
+		"$vmkdir/scripts/checkpatch.pl" --strict --no-tree --terse \
+			--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f "$f" || rc=1
+	done
+	return "$rc"
+}
+
+shell_scripts() {
+	git ls-files -co --exclude-standard -- '*.sh' '.ci/run'
+}
+
+pytest_tap() {
+	"$venv/pytest" -q -p no:cacheprovider --junitxml="$logs/pytest.xml" || true
+	"$venv/python3" -m aqmtools.junit "$logs/pytest.xml" >"$results/pytest.tap"
+}
+
+echo "1..$([ "$lint_only" -eq 1 ] && echo 5 || echo 8)" >"$host"
+if [ "$lint_only" -eq 0 ]; then
+	step "modules build against the test kernel (W=1, sparse)" \
+		make -C "$vmkdir" M="$AQM_TOP" W=1 C=2 modules
+	step "modules build against Debian 12 linux-headers 6.1" build_61
+	step "tc plugins build" make tc
+fi
+step "checkpatch --strict" checkpatch
+# shellcheck disable=SC2046
+step "shellcheck" shellcheck -x $(shell_scripts)
+step "ruff" sh -c "'$venv/ruff' check scripts && '$venv/ruff' format --check scripts"
+step "mypy --strict" "$venv/mypy"
+export PYTHONPATH="$AQM_TOP/scripts"
+step "pytest (host tooling)" pytest_tap
+
+if [ "$vm" -eq 1 ]; then
+	t0=$(date +%s)
+	rc=0
+	"$AQM_TOP/scripts/vm/run.sh" --timeout 2400 --rwdir "$results" -- \
+		"AQM_CACHE='$AQM_CACHE' AQM_KDIR='$vmkdir' bash '$AQM_TOP/selftests/vm/guest.sh' '$results' ${stages[*]}" \
+		>"$logs/vm.log" 2>&1 || rc=$?
+	grep -E '^(guest|kunit|net|tdc):' "$logs/vm.log" || true
+	if [ "$rc" -ne 0 ] || ! grep -q '^guest: done' "$logs/vm.log"; then
+		printf '1..1\nnot ok 1 VM run (status %s, log build/logs/vm.log)\n' "$rc" >"$results/vm.tap"
+		tail -n 30 "$logs/vm.log" >&2
+	fi
+	aqm_log "VM stages: $(($(date +%s) - t0)) s"
+fi
+
+aqm_log "total: $(($(date +%s) - start)) s"
+"$venv/python3" -m aqmtools.tap "$results"

@@ -1,0 +1,174 @@
+# shellcheck shell=bash
+# Helpers for the linux-aqm netns selftests: TAP output and a dumbbell
+# topology. Sourced by selftests/net/*.sh and scripts/demo-guest.sh; runs in
+# the test VM as root.
+#
+#   snd ---- rtr ---- rcv        namespaces aqm-snd-$$, aqm-rtr-$$, aqm-rcv-$$
+#      snd0  rtr0 rtr1  rcv0      veth pairs; 198.18.1.0/24 and 198.18.2.0/24
+#                                 (RFC 2544 benchmarking range) and
+#                                 2001:db8:1::/64, 2001:db8:2::/64
+#
+# The bottleneck is rtr1's egress: htb rate $AQM_RATE with the qdisc under
+# test as the leaf of class 1:1 (handle 10:). netem adds half the RTT on
+# snd0 (data) and half on rcv0 (ACKs). Offloads are off on every veth so
+# that the qdisc sees wire-sized packets.
+
+set -euo pipefail
+
+NS_SND="aqm-snd-$$"
+NS_RTR="aqm-rtr-$$"
+NS_RCV="aqm-rcv-$$"
+RCV_IP=198.18.2.2
+RCV_IP6=2001:db8:2::2
+BOTTLENECK_DEV=rtr1
+
+# --- TAP ------------------------------------------------------------------
+_tap_n=0
+_tap_failed=0
+
+tap_plan() {
+	echo "1..$1"
+}
+
+tap_result() {
+	local ok=$1
+	shift
+	_tap_n=$((_tap_n + 1))
+	if [ "$ok" -eq 0 ]; then
+		echo "ok $_tap_n $*"
+	else
+		echo "not ok $_tap_n $*"
+		_tap_failed=$((_tap_failed + 1))
+	fi
+}
+
+# tap_cmd DESC CMD...: passes when CMD exits 0
+tap_cmd() {
+	local desc=$1 rc=0
+	shift
+	"$@" >&2 || rc=$?
+	tap_result "$rc" "$desc"
+}
+
+# tap_cmp DESC A OP B: numeric comparison with awk (floats allowed),
+# OP one of < <= > >= ==; prints the values into the description
+tap_cmp() {
+	local desc=$1 a=$2 op=$3 b=$4 rc=1
+	awk -v a="$a" -v b="$b" -v op="$op" 'BEGIN {
+		if (a == "" || b == "") exit 1
+		if (op == "<") exit !(a + 0 < b + 0)
+		if (op == "<=") exit !(a + 0 <= b + 0)
+		if (op == ">") exit !(a + 0 > b + 0)
+		if (op == ">=") exit !(a + 0 >= b + 0)
+		if (op == "==") exit !(a + 0 == b + 0)
+		exit 1
+	}' && rc=0
+	tap_result "$rc" "$desc ($a $op $b)"
+}
+
+tap_exit() {
+	exit $((_tap_failed > 0))
+}
+
+# --- topology -------------------------------------------------------------
+ns_snd() { ip netns exec "$NS_SND" "$@"; }
+ns_rtr() { ip netns exec "$NS_RTR" "$@"; }
+ns_rcv() { ip netns exec "$NS_RCV" "$@"; }
+
+dumbbell_cleanup() {
+	local ns
+	for ns in "$NS_SND" "$NS_RTR" "$NS_RCV"; do
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null || true
+		ip netns del "$ns" 2>/dev/null || true
+	done
+}
+
+_offloads_off() {
+	local ns=$1 dev=$2
+	ip netns exec "$ns" ethtool -K "$dev" tso off gso off gro off >/dev/null 2>&1 || true
+}
+
+# dumbbell_setup RTT_MS: build the topology with a pfifo leaf at the
+# bottleneck; dumbbell_qdisc replaces it.
+dumbbell_setup() {
+	local rtt=${1:-40} half
+	half=$(awk -v r="$rtt" 'BEGIN { printf "%.3fms", r / 2 }')
+	trap dumbbell_cleanup EXIT
+	ip netns add "$NS_SND"
+	ip netns add "$NS_RTR"
+	ip netns add "$NS_RCV"
+	ip link add snd0 netns "$NS_SND" type veth peer name rtr0 netns "$NS_RTR"
+	ip link add rtr1 netns "$NS_RTR" type veth peer name rcv0 netns "$NS_RCV"
+
+	ns_snd ip addr add 198.18.1.2/24 dev snd0
+	ns_snd ip -6 addr add 2001:db8:1::2/64 dev snd0 nodad
+	ns_rtr ip addr add 198.18.1.1/24 dev rtr0
+	ns_rtr ip -6 addr add 2001:db8:1::1/64 dev rtr0 nodad
+	ns_rtr ip addr add 198.18.2.1/24 dev rtr1
+	ns_rtr ip -6 addr add 2001:db8:2::1/64 dev rtr1 nodad
+	ns_rcv ip addr add "$RCV_IP/24" dev rcv0
+	ns_rcv ip -6 addr add "$RCV_IP6/64" dev rcv0 nodad
+	local ns
+	for ns in "$NS_SND" "$NS_RTR" "$NS_RCV"; do
+		ip netns exec "$ns" ip link set lo up
+		ip netns exec "$ns" sysctl -qw net.ipv4.tcp_ecn=1
+	done
+	ns_snd ip link set snd0 up
+	ns_rtr ip link set rtr0 up
+	ns_rtr ip link set rtr1 up
+	ns_rcv ip link set rcv0 up
+	ns_snd ip route add default via 198.18.1.1
+	ns_snd ip -6 route add default via 2001:db8:1::1
+	ns_rcv ip route add default via 198.18.2.1
+	ns_rcv ip -6 route add default via 2001:db8:2::1
+	ns_rtr sysctl -qw net.ipv4.ip_forward=1
+	ns_rtr sysctl -qw net.ipv6.conf.all.forwarding=1
+
+	_offloads_off "$NS_SND" snd0
+	_offloads_off "$NS_RTR" rtr0
+	_offloads_off "$NS_RTR" rtr1
+	_offloads_off "$NS_RCV" rcv0
+
+	ns_snd tc qdisc add dev snd0 root netem delay "$half" limit 100000
+	ns_rcv tc qdisc add dev rcv0 root netem delay "$half" limit 100000
+	ns_rtr tc qdisc add dev rtr1 root handle 1: htb default 1
+	ns_rtr tc class add dev rtr1 parent 1: classid 1:1 htb \
+		rate "${AQM_RATE:-10mbit}" ceil "${AQM_RATE:-10mbit}" burst 15k cburst 15k
+	dumbbell_qdisc pfifo limit 1000
+}
+
+# dumbbell_qdisc KIND [OPTIONS...]: the qdisc under test at the bottleneck
+dumbbell_qdisc() {
+	ns_rtr tc qdisc replace dev "$BOTTLENECK_DEV" parent 1:1 handle 10: "$@"
+}
+
+# bottleneck_stats: tc -s -j of the qdisc under test (JSON object)
+bottleneck_stats() {
+	ns_rtr tc -s -j qdisc show dev "$BOTTLENECK_DEV" parent 1:1
+}
+
+# iperf_run SECONDS FLOWS [EXTRA...]: TCP bulk from snd to rcv, iperf3
+# JSON on stdout
+iperf_run() {
+	local secs=$1 flows=$2
+	shift 2
+	ns_rcv iperf3 -s -1 -D -p 5201 >/dev/null
+	sleep 0.5
+	ns_snd iperf3 -c "$RCV_IP" -p 5201 -t "$secs" -P "$flows" -J "$@"
+}
+
+# json_get EXPR: evaluate a Python expression on the JSON of stdin (bound
+# to j); prints the result
+json_get() {
+	python3 -c "import json, sys; j = json.load(sys.stdin); print($1)"
+}
+
+# qlen_sampler SECONDS INTERVAL: print the bottleneck backlog in packets
+# every INTERVAL seconds
+qlen_sampler() {
+	local end=$(($(date +%s) + $1))
+	while [ "$(date +%s)" -lt "$end" ]; do
+		bottleneck_stats | json_get 'j[0]["qlen"]' || true
+		sleep "$2"
+	done
+}

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Runs inside the test VM, as root: loads the modules built from this tree,
+# then runs the KUnit suites, the netns selftests and the tc-testing cases.
+# Every stage writes TAP or KTAP into OUT; the host summarises them
+# (scripts/aqmtools/tap.py). A stage that cannot run writes a failing
+# result rather than nothing.
+#
+# Usage: guest.sh OUT [STAGE...]   STAGE: kunit net tdc (default: all)
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+out=$1
+shift
+stages=("$@")
+[ ${#stages[@]} -gt 0 ] || stages=(kunit net tdc)
+: "${AQM_CACHE:?}"
+kdir=${AQM_KDIR:?}
+export TC_LIB_DIR="$top/tc"
+export PATH="/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+mkdir -p "$out"
+echo "guest: $(uname -r), $(nproc) cpus"
+
+# tap FILE N OK DESC: append one TAP result line
+tap() {
+	local f=$1 n=$2 ok=$3 desc=$4
+	if [ "$ok" -eq 0 ]; then
+		echo "ok $n $desc" >>"$f"
+	else
+		echo "not ok $n $desc" >>"$f"
+	fi
+}
+
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+dmesg -C
+
+# --- load the project's modules (library first) ---------------------------
+mods=()
+[ -f "$top/net/sched/aqm_lib.ko" ] && mods+=("$top/net/sched/aqm_lib.ko")
+for m in "$top"/net/sched/sch_*.ko; do
+	[ -f "$m" ] && mods+=("$m")
+done
+f="$out/modules.tap"
+echo "1..${#mods[@]}" >"$f"
+n=0
+for m in "${mods[@]}"; do
+	n=$((n + 1))
+	rc=0
+	insmod "$m" || rc=$?
+	tap "$f" "$n" "$rc" "insmod $(basename "$m")"
+done
+
+has_stage() {
+	local s
+	for s in "${stages[@]}"; do
+		[ "$s" = "$1" ] && return 0
+	done
+	return 1
+}
+
+# --- KUnit: each test module runs its suites when loaded ------------------
+if has_stage kunit; then
+	tests=("$top"/selftests/kunit/*.ko)
+	f="$out/kunit-load.tap"
+	echo "1..${#tests[@]}" >"$f"
+	n=0
+	for m in "${tests[@]}"; do
+		n=$((n + 1))
+		rc=0
+		[ -f "$m" ] && insmod "$m" || rc=1
+		tap "$f" "$n" "$rc" "insmod $(basename "$m")"
+	done
+	for r in /sys/kernel/debug/kunit/*/results; do
+		[ -f "$r" ] || continue
+		suite=$(basename "$(dirname "$r")")
+		cat "$r" >"$out/kunit-$suite.ktap"
+		echo "kunit: $suite: $(grep -cE '^\s+ok ' "$r") ok, $(grep -cE '^\s+not ok ' "$r") not ok"
+	done
+fi
+
+# --- netns selftests: each script prints TAP ------------------------------
+if has_stage net; then
+	for t in "$top"/selftests/net/*.sh; do
+		[ "$(basename "$t")" != lib.sh ] || continue
+		name=$(basename "$t" .sh)
+		echo "net: $name"
+		rc=0
+		timeout 600 bash "$t" >"$out/net-$name.tap" 2>"$out/net-$name.err" || rc=$?
+		if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$out/net-$name.tap"; then
+			echo "not ok 999 $name exited with status $rc" >>"$out/net-$name.tap"
+		fi
+		tail -n 3 "$out/net-$name.err" || true
+	done
+fi
+
+# --- tc-testing: the kernel's tdc.py runs our JSON cases -----------------
+if has_stage tdc; then
+	cases=("$top"/selftests/tc-tests/*.json)
+	work=$(mktemp -d)
+	cp -r "$kdir/tools/testing/selftests/tc-testing/." "$work/"
+	cat >"$work/tdc_config_local.py" <<-PY
+		NAMES = {'TC': '$(command -v tc)', 'IP': '$(command -v ip)',
+		         'DEV0': 'v0p0', 'DEV1': 'v0p1', 'DEV2': '',
+		         'DUMMY': 'dummy1', 'ETH': 'eth0',
+		         'BATCH_FILE': './batch.txt', 'BATCH_DIR': 'tmp',
+		         'TIMEOUT': 24, 'NS': 'tcut', 'EBPFDIR': './'}
+	PY
+	rc=0
+	(cd "$work" && "$AQM_CACHE/venv/bin/python3" ./tdc.py -f "${cases[@]}") \
+		>"$out/tdc.tap" 2>"$out/tdc.err" || rc=$?
+	echo "tdc: $(grep -c '^ok' "$out/tdc.tap" || true) ok, $(grep -c '^not ok' "$out/tdc.tap" || true) not ok"
+	if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$out/tdc.tap"; then
+		echo "not ok 999 tdc.py exited with status $rc" >>"$out/tdc.tap"
+	fi
+	rm -rf "$work"
+fi
+
+# --- the kernel log must be clean of warnings, oopses and leaks ----------
+f="$out/kernel-log.tap"
+echo "1..1" >"$f"
+dmesg >"$out/dmesg.txt"
+if grep -qE 'BUG:|WARNING:|Oops|general protection|UBSAN|KASAN|kmemleak|list_del corruption|RCU stall' "$out/dmesg.txt"; then
+	tap "$f" 1 1 "kernel log has warnings (see dmesg.txt)"
+else
+	tap "$f" 1 0 "kernel log clean"
+fi
+echo "guest: done"

@@ -42,6 +42,22 @@
  * silence, without a timer. Cost per packet when no sample is due: one
  * ktime read and one compare.
  *
+ * Design rule (aqm_pi_design()): Hollot et al. model N TCP flows with round
+ * trip R through a link of C packets/s as the plant
+ *   P(s) = (C^2 / 2N) e^(-sR) / ((s + 2N / (R^2 C)) (s + 1/R))
+ * and choose C_PI(s) = K (s/m + 1) / s with the zero m = 2N / (R^2 C) on
+ * the TCP pole and the unity-gain crossover wg = m, which gives
+ *   K = wg sqrt(1 + (wg R)^2) (2N)^2 / (R C)^3.
+ * The bilinear transform with period T yields the discrete law above with
+ *   a = K (1/m + T/2),  b = K (1/m - T/2).
+ * With u = 2N / (RC) this is a = S u^2 / (RC) (1 + u T / 2R), b the same
+ * with a minus, S = sqrt(1 + u^2): integer arithmetic on u, RC and S only.
+ * T defaults to R/40 (Hollot's example, C = 3750 pkt/s, N = 60, R = 246 ms,
+ * samples at 163 Hz; the paper used 160 Hz). For that example the rule
+ * gives a = 1.853e-5 and b = 1.847e-5: the paper prints 1.822e-5 and
+ * 1.816e-5 from a K rounded to 9.64e-6 where the formula gives 9.78e-6;
+ * a - b, the integral gain, is 6.0e-8 in both.
+ *
  * Memory: struct aqm_pi_params 48 bytes, struct aqm_pi_vars 32 bytes.
  */
 #ifndef __NET_AQM_PI_H
@@ -50,6 +66,7 @@
 #include <linux/bits.h>
 #include <linux/types.h>
 #include <linux/math64.h>
+#include <linux/minmax.h>
 
 #define AQM_PI_SHIFT		32
 #define AQM_PI_ONE		((s64)BIT_ULL(AQM_PI_SHIFT))
@@ -93,7 +110,26 @@ struct aqm_pi_vars {
 	u32 qold;
 };
 
-int aqm_pi_gain_from_ratio(u32 num, u32 den, u64 *gain);
+/**
+ * struct aqm_pi_design - inputs and outputs of Hollot's design rule
+ * @rate:	link rate C, packets per second, in [1, 2^28]
+ * @rtt_us:	largest round-trip time R+, microseconds, in [1000, 10^7]
+ * @flows:	smallest number of flows N-, in [1, 65535]
+ * @tupdate:	sampling period T in ns; 0 on input picks R/40
+ * @g_new:	output: a, per packet, 2^-AQM_PI_GAIN_SHIFT units
+ * @g_old:	output: b, per packet, same scale
+ */
+struct aqm_pi_design {
+	u64 rate;
+	u32 rtt_us;
+	u32 flows;
+	u64 tupdate;
+	u64 g_new;
+	u64 g_old;
+};
+
+int aqm_pi_design(struct aqm_pi_design *d);
+int aqm_pi_gain_from_ratio(u64 num, u64 den, u64 *gain);
 void aqm_pi_vars_init(struct aqm_pi_vars *vars,
 		      const struct aqm_pi_params *params, s64 x0, u64 now);
 void aqm_pi_sample(const struct aqm_pi_params *params,
@@ -117,6 +153,36 @@ static inline bool aqm_pi_advance(const struct aqm_pi_params *params,
 		return false;
 	aqm_pi_catch_up(params, vars, q, now);
 	return true;
+}
+
+/**
+ * aqm_prob_scale_len() - byte-mode probability (AQM/ECN paper eq. 3)
+ * @p:		probability, AQM_PI_ONE = 1.0
+ * @len:	size of this packet, bytes
+ * @recip_mean:	2^32 / mean packet size (reciprocal_value of the owner)
+ *
+ * p_b = p * len / mean, capped at 1.0: small packets (SYNs, pure ACKs)
+ * are rarely dropped. One multiplication chain, no division.
+ */
+static inline s64 aqm_prob_scale_len(s64 p, u32 len, u32 recip_mean)
+{
+	/* p <= 2^32 and len < 2^17, so p * len < 2^49 */
+	u64 pb = mul_u64_u32_shr((u64)p * len, recip_mean, 32);
+
+	return pb > AQM_PI_ONE ? AQM_PI_ONE : (s64)pb;
+}
+
+/**
+ * aqm_prob_hit() - Bernoulli trial with probability @p
+ * @p:		probability, AQM_PI_ONE = 1.0
+ * @rnd:	a uniform random u32 (get_random_u32())
+ *
+ * True with probability p: rnd < p * 2^32 / AQM_PI_ONE, so p = 0 never
+ * and p = 1.0 always hits.
+ */
+static inline bool aqm_prob_hit(s64 p, u32 rnd)
+{
+	return (u64)rnd < (u64)max_t(s64, p, 0);
 }
 
 #endif /* __NET_AQM_PI_H */

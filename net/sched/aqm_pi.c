@@ -7,7 +7,9 @@
 #include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/export.h>
+#include <linux/math.h>
 #include <linux/minmax.h>
+#include <linux/time64.h>
 #include <net/aqm_pi.h>
 
 /**
@@ -18,13 +20,13 @@
  *
  * Return: 0, -EINVAL when @den is 0, -ERANGE when num / den >= 2^15.
  */
-int aqm_pi_gain_from_ratio(u32 num, u32 den, u64 *gain)
+int aqm_pi_gain_from_ratio(u64 num, u64 den, u64 *gain)
 {
 	if (!den)
 		return -EINVAL;
-	if ((u64)num >= (u64)den << (63 - AQM_PI_GAIN_SHIFT))
+	if (div64_u64(num, den) >= BIT_ULL(63 - AQM_PI_GAIN_SHIFT))
 		return -ERANGE;
-	*gain = mul_u64_u64_div_u64(num, 1ULL << AQM_PI_GAIN_SHIFT, den);
+	*gain = mul_u64_u64_div_u64(num, BIT_ULL(AQM_PI_GAIN_SHIFT), den);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(aqm_pi_gain_from_ratio);
@@ -133,3 +135,51 @@ void aqm_pi_catch_up(const struct aqm_pi_params *params,
 	aqm_pi_sample(params, vars, q, n);
 }
 EXPORT_SYMBOL_GPL(aqm_pi_catch_up);
+
+/**
+ * aqm_pi_design() - gains and sampling period from Hollot's PI design rule
+ * @d:	rate, rtt_us, flows and optionally tupdate in; g_new, g_old and
+ *	tupdate out (see include/net/aqm_pi.h for the derivation)
+ *
+ * Runs at configuration time only.
+ *
+ * Return: 0, or -ERANGE when the inputs are out of range or give no stable
+ * controller (fewer than 1/40 packet per flow per round trip, or a
+ * sampling period so long that b would not be positive).
+ */
+int aqm_pi_design(struct aqm_pi_design *d)
+{
+	u64 rc_us, u, uhi, u2, s24, t, base, corr, two_n;
+
+	if (!d->rate || d->rate > BIT_ULL(28) ||
+	    d->rtt_us < 1000 || d->rtt_us > 10000000 ||
+	    !d->flows || d->flows > 65535)
+		return -ERANGE;
+	if (!d->tupdate)
+		d->tupdate = (u64)d->rtt_us * NSEC_PER_USEC / 40;
+
+	two_n = 2ULL * d->flows;
+	rc_us = d->rate * d->rtt_us;		/* R*C in 10^-6 packets */
+	/* u = 2N / RC < 80, or b would be negative with T = R/40 */
+	if (two_n * USEC_PER_SEC >= 80 * rc_us)
+		return -ERANGE;
+	u = mul_u64_u64_div_u64(two_n * USEC_PER_SEC, BIT_ULL(32), rc_us);
+	/* S = sqrt(1 + u^2): Q32 argument shifted to Q48, root in Q24 */
+	uhi = u >> 16;
+	s24 = int_sqrt64((BIT_ULL(32) + uhi * uhi) << 16);
+	u2 = mul_u64_u64_shr(u, u, 32);			/* Q32 */
+	t = mul_u64_u64_shr(u2, s24, 24);		/* S u^2, Q32 */
+	/* base = S u^2 / RC in gain units: t * 2^16 * 10^6 / (R C) */
+	if (fls64(t) + 16 + 20 > fls64(rc_us) + 61)
+		return -ERANGE;
+	base = mul_u64_u64_div_u64(t, BIT_ULL(16) * USEC_PER_SEC, rc_us);
+	/* u T / (2R), Q32, must stay below 1 for b > 0 */
+	corr = mul_u64_u64_div_u64(u, d->tupdate, 2000ULL * d->rtt_us);
+	if (corr >= BIT_ULL(32))
+		return -ERANGE;
+	corr = mul_u64_u64_shr(base, corr, 32);
+	d->g_new = base + corr;
+	d->g_old = base - corr;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(aqm_pi_design);

@@ -217,11 +217,134 @@ static void aqm_pi_gain_ratio(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, aqm_pi_gain_from_ratio(32767, 1, &g), 0);
 	KUNIT_EXPECT_EQ(test, g, GAIN(32767, 0));
 
+	/* 64-bit terms keep tiny per-byte gains: 1.2e-8 * 2^48 = 3377699.7 */
+	KUNIT_EXPECT_EQ(test, aqm_pi_gain_from_ratio(12, 1000000000, &g), 0);
+	KUNIT_EXPECT_EQ(test, g, 3377699ULL);
+	KUNIT_EXPECT_EQ(test, aqm_pi_gain_from_ratio(1852731907ULL,
+						     100000000000000ULL, &g), 0);
+	KUNIT_EXPECT_EQ(test, g, 5214976703ULL);
+	/* a gain dumped as g / 2^48 converts back to itself */
+	KUNIT_EXPECT_EQ(test, aqm_pi_gain_from_ratio(5214976703ULL,
+						     BIT_ULL(AQM_PI_GAIN_SHIFT), &g), 0);
+	KUNIT_EXPECT_EQ(test, g, 5214976703ULL);
+
 	g = 42;
 	KUNIT_EXPECT_EQ(test, aqm_pi_gain_from_ratio(1, 0, &g), -EINVAL);
 	KUNIT_EXPECT_EQ(test, aqm_pi_gain_from_ratio(32768, 1, &g), -ERANGE);
 	KUNIT_EXPECT_EQ(test, aqm_pi_gain_from_ratio(U32_MAX, 2, &g), -ERANGE);
+	KUNIT_EXPECT_EQ(test, aqm_pi_gain_from_ratio(U64_MAX, U64_MAX / 32767 - 1, &g),
+			-ERANGE);
 	KUNIT_EXPECT_EQ(test, g, 42ULL);
+}
+
+/* gain as a real number, in millionths of 1e-5, for readable checks */
+static u64 gain_e11(u64 g)
+{
+	return mul_u64_u64_shr(g, 100000000000ULL, AQM_PI_GAIN_SHIFT);
+}
+
+/*
+ * Hollot et al.'s example: C = 3750 pkt/s, N = 60, R = 246 ms. The rule
+ * gives a = 1.8527e-5, b = 1.8467e-5 (formula evaluated in doubles); the
+ * paper prints 1.822e-5 and 1.816e-5 at 160 Hz: within 2%.
+ */
+static void aqm_pi_design_hollot(struct kunit *test)
+{
+	struct aqm_pi_design d = {
+		.rate = 3750, .rtt_us = 246000, .flows = 60,
+	};
+
+	KUNIT_ASSERT_EQ(test, aqm_pi_design(&d), 0);
+	/* T = R/40 = 6.15 ms: 162.6 Hz */
+	KUNIT_EXPECT_EQ(test, d.tupdate, 6150000ULL);
+	KUNIT_EXPECT_EQ(test, NSEC_PER_SEC / d.tupdate, 162ULL);
+	/* a, b in 1e-11 units: 1852.73 and 1846.72 */
+	KUNIT_EXPECT_GE(test, gain_e11(d.g_new), 1852ULL);
+	KUNIT_EXPECT_LE(test, gain_e11(d.g_new), 1853ULL);
+	KUNIT_EXPECT_GE(test, gain_e11(d.g_old), 1846ULL);
+	KUNIT_EXPECT_LE(test, gain_e11(d.g_old), 1847ULL);
+	/* within 2% of the paper's a = 1.822e-5 and b = 1.816e-5 */
+	KUNIT_EXPECT_LE(test, gain_e11(d.g_new) * 100, 1822ULL * 102);
+	KUNIT_EXPECT_GE(test, gain_e11(d.g_new) * 100, 1822ULL * 98);
+	KUNIT_EXPECT_LE(test, gain_e11(d.g_old) * 100, 1816ULL * 102);
+	KUNIT_EXPECT_GE(test, gain_e11(d.g_old) * 100, 1816ULL * 98);
+	/* integral gain a - b = K T = 6.0e-8 as in the paper (1e-13 units) */
+	KUNIT_EXPECT_EQ(test,
+			mul_u64_u64_shr(d.g_new - d.g_old, 10000000000000ULL,
+					AQM_PI_GAIN_SHIFT) / 10, 60ULL);
+
+	/* at 170 Hz a and b move apart, their mean stays */
+	d.tupdate = NSEC_PER_SEC / 170;
+	KUNIT_ASSERT_EQ(test, aqm_pi_design(&d), 0);
+	KUNIT_EXPECT_GT(test, d.g_new, d.g_old);
+	KUNIT_EXPECT_EQ(test, (gain_e11(d.g_new) + gain_e11(d.g_old)) / 2, 1849ULL);
+}
+
+/* More flows or a longer RTT need a gentler controller; nonsense is refused. */
+static void aqm_pi_design_limits(struct kunit *test)
+{
+	struct aqm_pi_design base = {
+		.rate = 833, .rtt_us = 100000, .flows = 4,
+	};
+	struct aqm_pi_design d = base;
+	u64 g;
+
+	KUNIT_ASSERT_EQ(test, aqm_pi_design(&d), 0);
+	g = d.g_new;
+	d = base;
+	d.rtt_us = 200000;
+	KUNIT_ASSERT_EQ(test, aqm_pi_design(&d), 0);
+	KUNIT_EXPECT_LT(test, d.g_new, g);
+
+	d = base;
+	d.rate = 0;
+	KUNIT_EXPECT_EQ(test, aqm_pi_design(&d), -ERANGE);
+	d = base;
+	d.rtt_us = 999;
+	KUNIT_EXPECT_EQ(test, aqm_pi_design(&d), -ERANGE);
+	d = base;
+	d.flows = 0;
+	KUNIT_EXPECT_EQ(test, aqm_pi_design(&d), -ERANGE);
+	d = base;
+	d.flows = 65536;
+	KUNIT_EXPECT_EQ(test, aqm_pi_design(&d), -ERANGE);
+	/* 10 flows sharing 10 pkt/s over 1 ms: u = 2000 */
+	d = (struct aqm_pi_design){ .rate = 10, .rtt_us = 1000, .flows = 10 };
+	KUNIT_EXPECT_EQ(test, aqm_pi_design(&d), -ERANGE);
+	/* sampling once per 10 RTTs would make b negative */
+	d = base;
+	d.tupdate = 10ULL * 100000 * NSEC_PER_USEC;
+	KUNIT_EXPECT_EQ(test, aqm_pi_design(&d), -ERANGE);
+	/* the largest inputs stay in range */
+	d = (struct aqm_pi_design){
+		.rate = 1 << 28, .rtt_us = 10000000, .flows = 65535,
+	};
+	KUNIT_EXPECT_EQ(test, aqm_pi_design(&d), 0);
+	KUNIT_EXPECT_GT(test, d.g_new, d.g_old);
+}
+
+/* AQM/ECN paper eq. 3: byte-mode probability scales with packet size. */
+static void aqm_pi_bytemode_prob(struct kunit *test)
+{
+	u32 recip = (u32)div_u64(BIT_ULL(32), 1000);	/* mean 1000 bytes */
+	s64 p = AQM_PI_ONE / 10;
+
+	/* a mean-sized packet keeps p; a 40-byte ACK gets 4% of it */
+	KUNIT_EXPECT_LE(test, abs(aqm_prob_scale_len(p, 1000, recip) - p), 2LL);
+	KUNIT_EXPECT_LE(test, abs(aqm_prob_scale_len(p, 40, recip) - p / 25), 2LL);
+	/* 1500 bytes: 1.5 p; a 64 KiB GSO packet saturates at 1.0 */
+	KUNIT_EXPECT_LE(test, abs(aqm_prob_scale_len(p, 1500, recip) - p * 3 / 2), 2LL);
+	KUNIT_EXPECT_EQ(test, aqm_prob_scale_len(p, 65536, recip), AQM_PI_ONE);
+	KUNIT_EXPECT_EQ(test, aqm_prob_scale_len(0, 1500, recip), 0LL);
+}
+
+static void aqm_pi_prob_hit(struct kunit *test)
+{
+	KUNIT_EXPECT_FALSE(test, aqm_prob_hit(0, 0));
+	KUNIT_EXPECT_FALSE(test, aqm_prob_hit(-5, 0));
+	KUNIT_EXPECT_TRUE(test, aqm_prob_hit(AQM_PI_ONE, U32_MAX));
+	KUNIT_EXPECT_TRUE(test, aqm_prob_hit(AQM_PI_ONE / 4, 0x3fffffff));
+	KUNIT_EXPECT_FALSE(test, aqm_prob_hit(AQM_PI_ONE / 4, 0x40000000));
 }
 
 static struct kunit_case aqm_pi_cases[] = {
@@ -231,6 +354,10 @@ static struct kunit_case aqm_pi_cases[] = {
 	KUNIT_CASE(aqm_pi_idle_catch_up),
 	KUNIT_CASE(aqm_pi_no_overflow),
 	KUNIT_CASE(aqm_pi_gain_ratio),
+	KUNIT_CASE(aqm_pi_design_hollot),
+	KUNIT_CASE(aqm_pi_design_limits),
+	KUNIT_CASE(aqm_pi_bytemode_prob),
+	KUNIT_CASE(aqm_pi_prob_hit),
 	{}
 };
 

@@ -138,8 +138,10 @@ dumbbell_setup() {
 }
 
 # dumbbell_qdisc KIND [OPTIONS...]: the qdisc under test at the bottleneck
+# (the previous one is deleted first: replace cannot change the kind)
 dumbbell_qdisc() {
-	ns_rtr tc qdisc replace dev "$BOTTLENECK_DEV" parent 1:1 handle 10: "$@"
+	ns_rtr tc qdisc del dev "$BOTTLENECK_DEV" parent 1:1 handle 10: 2>/dev/null || true
+	ns_rtr tc qdisc add dev "$BOTTLENECK_DEV" parent 1:1 handle 10: "$@"
 }
 
 # bottleneck_stats: tc -s -j of the qdisc under test (JSON object)

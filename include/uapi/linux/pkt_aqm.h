@@ -7,8 +7,9 @@
  *  - options are nested under TCA_OPTIONS, one enum per qdisc,
  *    TCA_<NAME>_UNSPEC = 0, attributes never renumbered, only appended;
  *  - times are u32 microseconds;
- *  - controller gains travel as struct tc_aqm_ratio (num / den), so that
- *    what tc sets is what it prints back;
+ *  - controller gains travel as struct tc_aqm_ratio (num / den, 64 bits
+ *    each, so that gains of 1e-8 per byte keep their digits), and what tc
+ *    sets is what it prints back;
  *  - probabilities in xstats are u32 fractions of 2^32 - 1 (like
  *    tc_pie_xstats.prob scaled down to 32 bits);
  *  - each qdisc exports a fixed struct tc_<name>_xstats.
@@ -24,8 +25,52 @@
  * @den:	denominator, > 0
  */
 struct tc_aqm_ratio {
-	__u32	num;
-	__u32	den;
+	__u64	num;
+	__u64	den;
+};
+
+/* PI: proportional-integral AQM (Hollot et al.; AQM/ECN paper eq. 1, 3) */
+enum {
+	TCA_PI_UNSPEC,
+	TCA_PI_LIMIT,		/* u32, packets: hard queue limit */
+	TCA_PI_QREF,		/* u32, packets (bytes in bytemode): target */
+	TCA_PI_A,		/* struct tc_aqm_ratio: gain on q(k) - qref */
+	TCA_PI_B,		/* struct tc_aqm_ratio: gain on q(k-1) - qref */
+	TCA_PI_TUPDATE,		/* u32, us: sampling period T */
+	TCA_PI_ECN,		/* u8, 0 or 1: CE-mark ECT packets */
+	TCA_PI_BYTEMODE,	/* u8, 0 or 1: queue in bytes, eq. 3 */
+	TCA_PI_RATE,		/* u64, bytes/s: design rule link rate C */
+	TCA_PI_RTT,		/* u32, us: design rule largest RTT R+ */
+	TCA_PI_FLOWS,		/* u32: design rule smallest flow count N- */
+	TCA_PI_AVPKT,		/* u32, bytes: packet size for C in packets */
+	TCA_PI_DESIGNED,	/* u8, dump only: a, b came from the rule */
+	TCA_PI_PAD,
+	__TCA_PI_MAX
+};
+
+#define TCA_PI_MAX	(__TCA_PI_MAX - 1)
+
+/**
+ * struct tc_pi_xstats - PI statistics
+ * @prob:		drop/mark probability, fraction of 2^32 (saturates
+ *			at 0xffffffff for 1.0)
+ * @qlen_sampled:	queue length at the last sample (packets or bytes)
+ * @mean_pktlen:	mean size of enqueued packets, bytes (bytemode)
+ * @pad:		zero
+ * @samples:		controller samples taken
+ * @early_drops:	packets dropped by the controller
+ * @forced_drops:	packets dropped because the queue was at limit
+ * @marks:		ECT packets CE-marked instead of dropped
+ */
+struct tc_pi_xstats {
+	__u32	prob;
+	__u32	qlen_sampled;
+	__u32	mean_pktlen;
+	__u32	pad;
+	__u64	samples;
+	__u64	early_drops;
+	__u64	forced_drops;
+	__u64	marks;
 };
 
 #endif /* _UAPI_LINUX_PKT_AQM_H */

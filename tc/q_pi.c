@@ -115,7 +115,7 @@ static int pi_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		return -1;
 	}
 
-	tail = addattr_nest(n, 1024, TCA_OPTIONS);
+	tail = addattr_nest(n, 1024, TCA_OPTIONS | NLA_F_NESTED);
 	if (limit)
 		addattr32(n, 1024, TCA_PI_LIMIT, limit);
 	if (qref)

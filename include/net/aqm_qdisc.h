@@ -7,7 +7,66 @@
 #define __NET_AQM_QDISC_H
 
 #include <linux/skbuff.h>
+#include <net/netlink.h>
 #include <net/sch_generic.h>
+
+/**
+ * struct aqm_nla_range - accepted values of one numeric netlink option
+ * @min:	smallest value
+ * @max:	largest value
+ * @msg:	extack message naming the option and its range
+ */
+struct aqm_nla_range {
+	u64 min;
+	u64 max;
+	const char *msg;
+};
+
+/**
+ * aqm_nla_check_range() - range check of a u8/u32/u64 option
+ * @attr:	the attribute (its type indexes @ranges)
+ * @ranges:	per-type ranges; entries without @msg are not checked
+ * @n:		number of entries of @ranges
+ * @extack:	gets @msg and the attribute on failure
+ *
+ * The body of each qdisc's NLA_POLICY_VALIDATE_FN callback, so that the
+ * policy table keeps the ranges and a rejection names the option, which
+ * the generic "integer out of range" of NLA_POLICY_RANGE does not.
+ *
+ * Return: 0 or -EINVAL.
+ */
+static inline int aqm_nla_check_range(const struct nlattr *attr,
+				      const struct aqm_nla_range *ranges,
+				      unsigned int n,
+				      struct netlink_ext_ack *extack)
+{
+	unsigned int type = nla_type(attr);
+	u64 v;
+
+	if (type >= n || !ranges[type].msg)
+		return 0;
+	switch (nla_len(attr)) {
+	case sizeof(u8):
+		v = nla_get_u8(attr);
+		break;
+	case sizeof(u32):
+		v = nla_get_u32(attr);
+		break;
+	case sizeof(u64):
+		v = nla_get_u64(attr);
+		break;
+	default:
+		goto bad;
+	}
+	if (v >= ranges[type].min && v <= ranges[type].max)
+		return 0;
+bad:
+	/* NL_SET_ERR_MSG_ATTR() takes only string literals */
+	NL_SET_BAD_ATTR(extack, attr);
+	if (extack)
+		extack->_msg = ranges[type].msg;
+	return -EINVAL;
+}
 
 /**
  * aqm_qdisc_trim() - drop from the head until the queue fits @limit

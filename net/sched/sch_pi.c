@@ -151,30 +151,37 @@ static struct sk_buff *pi_qdisc_dequeue(struct Qdisc *sch)
 	return qdisc_dequeue_head(sch);
 }
 
-static const struct netlink_range_validation pi_limit_range = {
-	.min = 1, .max = 1 << 20,
+static const struct aqm_nla_range pi_ranges[TCA_PI_MAX + 1] = {
+	[TCA_PI_LIMIT]	 = { 1, 1 << 20, "sch_pi: limit must be 1..1048576 packets" },
+	[TCA_PI_QREF]	 = { 1, U32_MAX, "sch_pi: qref must be at least 1" },
+	[TCA_PI_TUPDATE] = { 100, 1000000, "sch_pi: tupdate must be 100us..1s" },
+	[TCA_PI_ECN]	 = { 0, 1, "sch_pi: ecn must be 0 or 1" },
+	[TCA_PI_BYTEMODE] = { 0, 1, "sch_pi: bytemode must be 0 or 1" },
+	[TCA_PI_RATE]	 = { 1, U64_MAX, "sch_pi: rate must be positive" },
+	[TCA_PI_RTT]	 = { 1000, 10000000, "sch_pi: rtt must be 1ms..10s" },
+	[TCA_PI_FLOWS]	 = { 1, 65535, "sch_pi: flows must be 1..65535" },
+	[TCA_PI_AVPKT]	 = { 40, 65535, "sch_pi: avpkt must be 40..65535 bytes" },
 };
 
-static const struct netlink_range_validation pi_tupdate_range = {
-	.min = 100, .max = 1000000,
-};
-
-static const struct netlink_range_validation pi_rtt_range = {
-	.min = 1000, .max = 10000000,
-};
+static int pi_validate(const struct nlattr *attr,
+		       struct netlink_ext_ack *extack)
+{
+	return aqm_nla_check_range(attr, pi_ranges, ARRAY_SIZE(pi_ranges),
+				   extack);
+}
 
 static const struct nla_policy pi_policy[TCA_PI_MAX + 1] = {
-	[TCA_PI_LIMIT]		= NLA_POLICY_FULL_RANGE(NLA_U32, &pi_limit_range),
-	[TCA_PI_QREF]		= NLA_POLICY_MIN(NLA_U32, 1),
+	[TCA_PI_LIMIT]		= NLA_POLICY_VALIDATE_FN(NLA_U32, pi_validate),
+	[TCA_PI_QREF]		= NLA_POLICY_VALIDATE_FN(NLA_U32, pi_validate),
 	[TCA_PI_A]		= NLA_POLICY_EXACT_LEN(sizeof(struct tc_aqm_ratio)),
 	[TCA_PI_B]		= NLA_POLICY_EXACT_LEN(sizeof(struct tc_aqm_ratio)),
-	[TCA_PI_TUPDATE]	= NLA_POLICY_FULL_RANGE(NLA_U32, &pi_tupdate_range),
-	[TCA_PI_ECN]		= NLA_POLICY_MAX(NLA_U8, 1),
-	[TCA_PI_BYTEMODE]	= NLA_POLICY_MAX(NLA_U8, 1),
-	[TCA_PI_RATE]		= NLA_POLICY_MIN(NLA_U64, 1),
-	[TCA_PI_RTT]		= NLA_POLICY_FULL_RANGE(NLA_U32, &pi_rtt_range),
-	[TCA_PI_FLOWS]		= NLA_POLICY_RANGE(NLA_U32, 1, 65535),
-	[TCA_PI_AVPKT]		= NLA_POLICY_RANGE(NLA_U32, 40, 65535),
+	[TCA_PI_TUPDATE]	= NLA_POLICY_VALIDATE_FN(NLA_U32, pi_validate),
+	[TCA_PI_ECN]		= NLA_POLICY_VALIDATE_FN(NLA_U8, pi_validate),
+	[TCA_PI_BYTEMODE]	= NLA_POLICY_VALIDATE_FN(NLA_U8, pi_validate),
+	[TCA_PI_RATE]		= NLA_POLICY_VALIDATE_FN(NLA_U64, pi_validate),
+	[TCA_PI_RTT]		= NLA_POLICY_VALIDATE_FN(NLA_U32, pi_validate),
+	[TCA_PI_FLOWS]		= NLA_POLICY_VALIDATE_FN(NLA_U32, pi_validate),
+	[TCA_PI_AVPKT]		= NLA_POLICY_VALIDATE_FN(NLA_U32, pi_validate),
 	[TCA_PI_DESIGNED]	= { .type = NLA_REJECT },
 };
 

@@ -104,6 +104,8 @@ if has_stage tdc; then
 		         'DUMMY': 'dummy1', 'ETH': 'eth0',
 		         'BATCH_FILE': './batch.txt', 'BATCH_DIR': 'tmp',
 		         'TIMEOUT': 24, 'NS': 'tcut', 'EBPFDIR': './'}
+		# tdc runs every command with exactly this environment
+		ENVIR = {'TC_LIB_DIR': '$TC_LIB_DIR', 'PATH': '$PATH'}
 	PY
 	rc=0
 	(cd "$work" && "$AQM_CACHE/venv/bin/python3" ./tdc.py -f "${cases[@]}") \

@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * aqm_flow.h - flow identity and the flow tables shared by the linux-aqm
+ * qdiscs (dcn, afd).
+ *
+ * Flow id: a 32-bit keyed hash of the packet's flow, aqm_flow_id(). The flow
+ * dissector extracts the IPv4 or IPv6 addresses, protocol and ports (for
+ * IPv6 with a non-zero flow label: the addresses and the label); non-IP
+ * packets hash what the dissector finds (at least the ethertype), so they
+ * get an id too. The hash is SipHash with a random per-instance key, so
+ * nobody outside can aim flows at one slot, and two instances place the
+ * same flow differently. It never reads skb->hash, which the sender or the
+ * NIC may have chosen. Ids are never 0, but the tables accept any u32.
+ * Every table indexes with the HIGH bits of the id (a multiply and a shift),
+ * never with a division.
+ *
+ * Three structures, all sized at configuration time (kvcalloc, GFP_KERNEL)
+ * and never allocated per packet. Nothing locks: the owner calls everything
+ * under its qdisc lock.
+ *
+ * 1. SB, the scoreboard of DCN (Figure 3 of "Taming the elephants", DCN
+ *    section 3.1): a direct-mapped array, one slot per hash value, each slot
+ *    holding one flow's id, its recent packet count and the time of its last
+ *    packet. A flow whose slot holds another flow overwrites it (the paper's
+ *    footnote 1), so every operation is O(1); a count whose flow was silent
+ *    for more than the clearing interval starts again from 0. Count 0 marks
+ *    an empty slot.
+ *    Memory: 16 bytes per slot; size in [1, AQM_SB_MAX = 2^18], so at most
+ *    4 MiB.
+ *
+ * 2. ftab, a flow table of fixed capacity for DCN's HB table and the
+ *    shadow buffer's counts: open addressing over a power-of-two array of
+ *    at least 2 * capacity slots (so at most half full and probe sequences
+ *    stay short), linear probing from the slot given by the id's high bits,
+ *    deletion by backward shift (no tombstones, so lookups never slow down
+ *    with churn). Each entry holds the id and one s64 counter owned by the
+ *    caller (DCN's pktcount, a shadow count). Inserting into a table that
+ *    holds @capacity flows fails and is counted; the caller decides.
+ *    Memory: 16 bytes per slot, between 2 and 4 slots per flow of capacity
+ *    (slots = roundup_pow_of_two(2 * capacity)); capacity in
+ *    [1, AQM_FTAB_MAX = 65536], so at most 131072 slots = 2 MiB.
+ *
+ * 3. shadow, AFD's shadow buffer (Pan et al.): the ids of the last b sampled
+ *    arrivals in a ring, and an ftab of capacity b counting, for each flow,
+ *    how many of those b arrivals are its own (AFD's m_i). The ring holds at
+ *    most b distinct ids, so the ftab can never be full.
+ *    Memory: 4 bytes per ring slot plus the ftab, i.e. between 36 and 68
+ *    bytes per sampled arrival; b in [1, AQM_SHADOW_MAX = 65536], so at most
+ *    256 KiB + 2 MiB.
+ *
+ * Cost per packet: aqm_sb_hit O(1); ftab lookup/insert/delete O(1) expected
+ * (load <= 1/2); aqm_shadow_add at most two lookups, one insert and one
+ * delete. No allocation, lock, division or floating point on any of them.
+ * aqm_ftab_decay() walks the whole array, O(slots), and is meant to run once
+ * every Tdec.
+ */
+#ifndef __NET_AQM_FLOW_H
+#define __NET_AQM_FLOW_H
+
+#include <linux/bits.h>
+#include <linux/build_bug.h>
+#include <linux/math.h>
+#include <linux/siphash.h>
+#include <linux/skbuff.h>
+#include <linux/types.h>
+
+/* Hard maximums (see the memory figures above). */
+#define AQM_SB_MAX	BIT(18)
+#define AQM_FTAB_MAX	BIT(16)
+#define AQM_SHADOW_MAX	AQM_FTAB_MAX
+
+/**
+ * aqm_flow_id() - keyed 32-bit id of the packet's flow
+ * @skb:	packet, with skb->protocol and the network header set
+ * @key:	the owner's random key, see aqm_flow_key_init()
+ *
+ * Return: SipHash of the flow dissector's keys (addresses, protocol, ports),
+ * the same for both directions of a flow, never 0.
+ */
+static inline u32 aqm_flow_id(const struct sk_buff *skb,
+			      const siphash_key_t *key)
+{
+	return skb_get_hash_perturb(skb, key);
+}
+
+void aqm_flow_key_init(siphash_key_t *key);
+
+/**
+ * struct aqm_sb_entry - one scoreboard slot (16 bytes)
+ * @id:		flow id of the flow in the slot, meaningless when @count is 0
+ * @count:	packets of that flow seen without a silence longer than the
+ *		clearing interval, saturating at U32_MAX; 0: empty slot
+ * @last_ns:	time of that flow's last packet, ns
+ */
+struct aqm_sb_entry {
+	u32 id;
+	u32 count;
+	u64 last_ns;
+};
+
+/**
+ * struct aqm_sb - DCN scoreboard (SB): direct-mapped recent packet counts
+ * @tab:	@size slots, slot of an id = reciprocal_scale(id, @size)
+ * @size:	number of slots, in [1, AQM_SB_MAX]
+ * @overwrites:	times a flow took the slot of another flow (cumulative,
+ *		kept across aqm_sb_reset())
+ */
+struct aqm_sb {
+	struct aqm_sb_entry *tab;
+	u32 size;
+	u64 overwrites;
+};
+
+int aqm_sb_alloc(struct aqm_sb *sb, u32 size);
+void aqm_sb_free(struct aqm_sb *sb);
+void aqm_sb_reset(struct aqm_sb *sb);
+u32 aqm_sb_hit(struct aqm_sb *sb, u32 id, u64 now, u64 clear_ns);
+void aqm_sb_forget(struct aqm_sb *sb, u32 id);
+
+/**
+ * aqm_sb_mem() - bytes allocated for the scoreboard's slots
+ * @sb:	scoreboard
+ *
+ * Return: @sb->size * 16, 0 when not allocated.
+ */
+static inline size_t aqm_sb_mem(const struct aqm_sb *sb)
+{
+	return sb->tab ? (size_t)sb->size * sizeof(struct aqm_sb_entry) : 0;
+}
+
+/* aqm_ftab_entry.flags: the slot holds a flow. Owned by the table. */
+#define AQM_FTAB_USED	BIT(0)
+
+/**
+ * struct aqm_ftab_entry - one flow table slot (16 bytes)
+ * @id:		flow id
+ * @flags:	AQM_FTAB_USED when the slot holds a flow; owned by the table
+ * @aux:	free for the owner, 0 after insert, moves with the entry
+ * @val:	the owner's counter, 0 after insert (DCN: pktcount in fixed
+ *		point; shadow buffer: number of arrivals in the buffer)
+ */
+struct aqm_ftab_entry {
+	u32 id;
+	u16 flags;
+	u16 aux;
+	s64 val;
+};
+
+static_assert(sizeof(struct aqm_ftab_entry) == 16);
+static_assert(sizeof(struct aqm_sb_entry) == 16);
+
+/**
+ * struct aqm_ftab - flow table: open addressing, linear probing
+ * @slots:	@mask + 1 entries, a power of two >= 2 * @capacity
+ * @mask:	number of slots - 1
+ * @shift:	32 - log2(number of slots): home slot of an id = id >> @shift
+ * @capacity:	most flows held at once, in [1, AQM_FTAB_MAX]
+ * @count:	flows held now
+ * @hwm:	high-water mark of @count (kept across aqm_ftab_reset())
+ * @full:	inserts refused because @count was @capacity (cumulative)
+ */
+struct aqm_ftab {
+	struct aqm_ftab_entry *slots;
+	u32 mask;
+	u32 shift;
+	u32 capacity;
+	u32 count;
+	u32 hwm;
+	u64 full;
+};
+
+int aqm_ftab_alloc(struct aqm_ftab *t, u32 capacity);
+void aqm_ftab_free(struct aqm_ftab *t);
+void aqm_ftab_reset(struct aqm_ftab *t);
+struct aqm_ftab_entry *aqm_ftab_lookup(const struct aqm_ftab *t, u32 id);
+struct aqm_ftab_entry *aqm_ftab_insert(struct aqm_ftab *t, u32 id);
+void aqm_ftab_delete(struct aqm_ftab *t, struct aqm_ftab_entry *e);
+u32 aqm_ftab_decay(struct aqm_ftab *t, s64 dec);
+
+/**
+ * aqm_ftab_home() - slot where the probe for @id starts
+ * @t:	flow table
+ * @id:	flow id
+ *
+ * Return: the top log2(slots) bits of @id.
+ */
+static inline u32 aqm_ftab_home(const struct aqm_ftab *t, u32 id)
+{
+	return id >> t->shift;
+}
+
+/**
+ * aqm_ftab_mem() - bytes allocated for the table's slots
+ * @t:	flow table
+ *
+ * Return: number of slots * 16, 0 when not allocated.
+ */
+static inline size_t aqm_ftab_mem(const struct aqm_ftab *t)
+{
+	return t->slots ? ((size_t)t->mask + 1) * sizeof(struct aqm_ftab_entry)
+			: 0;
+}
+
+/**
+ * struct aqm_shadow - AFD shadow buffer: the last @size sampled arrivals
+ * @ring:	@size flow ids; the oldest is at @head once @len is @size
+ * @size:	b, number of arrivals remembered, in [1, AQM_SHADOW_MAX]
+ * @len:	ids in the ring now, <= @size
+ * @head:	where the next id is written
+ * @counts:	per flow, how many ids of the ring are its own (in val)
+ */
+struct aqm_shadow {
+	u32 *ring;
+	u32 size;
+	u32 len;
+	u32 head;
+	struct aqm_ftab counts;
+};
+
+int aqm_shadow_alloc(struct aqm_shadow *sh, u32 size);
+void aqm_shadow_free(struct aqm_shadow *sh);
+void aqm_shadow_reset(struct aqm_shadow *sh);
+u32 aqm_shadow_add(struct aqm_shadow *sh, u32 id);
+
+/**
+ * aqm_shadow_count() - arrivals of flow @id among the buffer's last ones
+ * @sh:	shadow buffer
+ * @id:	flow id
+ *
+ * Return: m_i, 0 when the flow has no arrival in the buffer.
+ */
+static inline u32 aqm_shadow_count(const struct aqm_shadow *sh, u32 id)
+{
+	const struct aqm_ftab_entry *e = aqm_ftab_lookup(&sh->counts, id);
+
+	return e ? (u32)e->val : 0;
+}
+
+/**
+ * aqm_shadow_mem() - bytes allocated for the ring and the counts
+ * @sh:	shadow buffer
+ *
+ * Return: @sh->size * 4 + aqm_ftab_mem() of the counts, 0 when not
+ * allocated.
+ */
+static inline size_t aqm_shadow_mem(const struct aqm_shadow *sh)
+{
+	return (sh->ring ? (size_t)sh->size * sizeof(u32) : 0) +
+	       aqm_ftab_mem(&sh->counts);
+}
+
+#endif /* __NET_AQM_FLOW_H */

@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * aqm_flow.c - flow ids and flow tables shared by the linux-aqm qdiscs.
+ *
+ * See include/net/aqm_flow.h for the structures and their memory cost.
+ */
+#include <linux/bitops.h>
+#include <linux/bug.h>
+#include <linux/errno.h>
+#include <linux/export.h>
+#include <linux/log2.h>
+#include <linux/overflow.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <net/aqm_flow.h>
+
+/**
+ * aqm_flow_key_init() - draw a new random key for aqm_flow_id()
+ * @key:	key to fill
+ */
+void aqm_flow_key_init(siphash_key_t *key)
+{
+	get_random_bytes(key, sizeof(*key));
+}
+EXPORT_SYMBOL_GPL(aqm_flow_key_init);
+
+/* ---------------------------------------------------------------------- */
+/* SB: the DCN scoreboard                                                 */
+
+/**
+ * aqm_sb_alloc() - allocate an empty scoreboard
+ * @sb:		scoreboard, written only on success
+ * @size:	number of slots, in [1, AQM_SB_MAX]
+ *
+ * Sleeps (GFP_KERNEL). @sb->overwrites starts at 0.
+ *
+ * Return: 0, -EINVAL when @size is out of range, -ENOMEM.
+ */
+int aqm_sb_alloc(struct aqm_sb *sb, u32 size)
+{
+	struct aqm_sb_entry *tab;
+
+	if (!size || size > AQM_SB_MAX)
+		return -EINVAL;
+	tab = kvcalloc(size, sizeof(*tab), GFP_KERNEL);
+	if (!tab)
+		return -ENOMEM;
+	sb->tab = tab;
+	sb->size = size;
+	sb->overwrites = 0;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(aqm_sb_alloc);
+
+/**
+ * aqm_sb_free() - free the scoreboard's slots
+ * @sb:	scoreboard; may be unallocated, and is left unallocated
+ */
+void aqm_sb_free(struct aqm_sb *sb)
+{
+	kvfree(sb->tab);
+	sb->tab = NULL;
+	sb->size = 0;
+}
+EXPORT_SYMBOL_GPL(aqm_sb_free);
+
+/**
+ * aqm_sb_reset() - empty every slot
+ * @sb:	allocated scoreboard
+ *
+ * The cumulative @sb->overwrites is kept.
+ */
+void aqm_sb_reset(struct aqm_sb *sb)
+{
+	memset(sb->tab, 0, (size_t)sb->size * sizeof(*sb->tab));
+}
+EXPORT_SYMBOL_GPL(aqm_sb_reset);
+
+/**
+ * aqm_sb_hit() - count one packet of flow @id (DCN Figure 3, "not in HB")
+ * @sb:		allocated scoreboard
+ * @id:		flow id
+ * @now:	arrival time, ns
+ * @clear_ns:	clearing interval, ns
+ *
+ * If the slot of @id holds another flow, that flow's entry is overwritten
+ * (counted in @sb->overwrites). If the flow was silent for more than
+ * @clear_ns, its count starts again from 0 (a silence of exactly @clear_ns
+ * keeps it). Then the count grows by one and the arrival time is recorded.
+ * A clock that went backwards counts as no silence.
+ *
+ * Return: the flow's count including this packet, >= 1.
+ */
+u32 aqm_sb_hit(struct aqm_sb *sb, u32 id, u64 now, u64 clear_ns)
+{
+	struct aqm_sb_entry *e = &sb->tab[reciprocal_scale(id, sb->size)];
+
+	if (e->count && e->id != id) {
+		sb->overwrites++;
+		e->count = 0;
+	} else if (e->count && (s64)(now - e->last_ns) > 0 &&
+		   now - e->last_ns > clear_ns) {
+		e->count = 0;
+	}
+	e->id = id;
+	if (e->count != U32_MAX)
+		e->count++;
+	e->last_ns = now;
+	return e->count;
+}
+EXPORT_SYMBOL_GPL(aqm_sb_hit);
+
+/**
+ * aqm_sb_forget() - empty the slot of @id if it holds @id
+ * @sb:	allocated scoreboard
+ * @id:	flow id, typically one just promoted to the HB table
+ *
+ * A slot held by another flow is left alone.
+ */
+void aqm_sb_forget(struct aqm_sb *sb, u32 id)
+{
+	struct aqm_sb_entry *e = &sb->tab[reciprocal_scale(id, sb->size)];
+
+	if (e->count && e->id == id)
+		*e = (struct aqm_sb_entry){};
+}
+EXPORT_SYMBOL_GPL(aqm_sb_forget);
+
+/* ---------------------------------------------------------------------- */
+/* ftab: open addressing, linear probing, backward-shift deletion          */
+
+static bool aqm_ftab_used(const struct aqm_ftab_entry *e)
+{
+	return e->flags & AQM_FTAB_USED;
+}
+
+/**
+ * aqm_ftab_alloc() - allocate an empty flow table
+ * @t:		table, written only on success
+ * @capacity:	most flows held at once, in [1, AQM_FTAB_MAX]
+ *
+ * The table gets roundup_pow_of_two(2 * @capacity) slots of 16 bytes. Sleeps
+ * (GFP_KERNEL). The statistics start at 0.
+ *
+ * Return: 0, -EINVAL when @capacity is out of range, -ENOMEM.
+ */
+int aqm_ftab_alloc(struct aqm_ftab *t, u32 capacity)
+{
+	struct aqm_ftab_entry *slots;
+	u32 nslots;
+
+	if (!capacity || capacity > AQM_FTAB_MAX)
+		return -EINVAL;
+	nslots = roundup_pow_of_two(2 * capacity);
+	slots = kvcalloc(nslots, sizeof(*slots), GFP_KERNEL);
+	if (!slots)
+		return -ENOMEM;
+	*t = (struct aqm_ftab) {
+		.slots = slots,
+		.mask = nslots - 1,
+		.shift = 32 - ilog2(nslots),
+		.capacity = capacity,
+	};
+	return 0;
+}
+EXPORT_SYMBOL_GPL(aqm_ftab_alloc);
+
+/**
+ * aqm_ftab_free() - free the table's slots
+ * @t:	table; may be unallocated, and is left unallocated
+ */
+void aqm_ftab_free(struct aqm_ftab *t)
+{
+	kvfree(t->slots);
+	t->slots = NULL;
+	t->mask = 0;
+	t->capacity = 0;
+	t->count = 0;
+}
+EXPORT_SYMBOL_GPL(aqm_ftab_free);
+
+/**
+ * aqm_ftab_reset() - delete every flow
+ * @t:	allocated table
+ *
+ * The cumulative statistics @t->hwm and @t->full are kept.
+ */
+void aqm_ftab_reset(struct aqm_ftab *t)
+{
+	memset(t->slots, 0, ((size_t)t->mask + 1) * sizeof(*t->slots));
+	t->count = 0;
+}
+EXPORT_SYMBOL_GPL(aqm_ftab_reset);
+
+/**
+ * aqm_ftab_lookup() - find the entry of flow @id
+ * @t:	allocated table
+ * @id:	flow id
+ *
+ * Return: the entry, or NULL when @id is not in the table. The pointer is
+ * valid until the next aqm_ftab_delete() or aqm_ftab_decay() on @t.
+ */
+struct aqm_ftab_entry *aqm_ftab_lookup(const struct aqm_ftab *t, u32 id)
+{
+	u32 i = aqm_ftab_home(t, id);
+
+	/* at least half the slots are empty, so the probe ends */
+	for (;;) {
+		struct aqm_ftab_entry *e = &t->slots[i];
+
+		if (!aqm_ftab_used(e))
+			return NULL;
+		if (e->id == id)
+			return e;
+		i = (i + 1) & t->mask;
+	}
+}
+EXPORT_SYMBOL_GPL(aqm_ftab_lookup);
+
+/**
+ * aqm_ftab_insert() - add flow @id
+ * @t:	allocated table
+ * @id:	flow id
+ *
+ * Return: the new entry, with @val and @aux 0; the existing entry, unchanged,
+ * when @id is already in the table; NULL when the table already holds
+ * @t->capacity flows (counted in @t->full). The pointer is valid until the
+ * next aqm_ftab_delete() or aqm_ftab_decay() on @t.
+ */
+struct aqm_ftab_entry *aqm_ftab_insert(struct aqm_ftab *t, u32 id)
+{
+	u32 i = aqm_ftab_home(t, id);
+	struct aqm_ftab_entry *e;
+
+	for (;;) {
+		e = &t->slots[i];
+		if (!aqm_ftab_used(e))
+			break;
+		if (e->id == id)
+			return e;
+		i = (i + 1) & t->mask;
+	}
+	if (t->count >= t->capacity) {
+		t->full++;
+		return NULL;
+	}
+	*e = (struct aqm_ftab_entry) {
+		.id = id,
+		.flags = AQM_FTAB_USED,
+	};
+	if (++t->count > t->hwm)
+		t->hwm = t->count;
+	return e;
+}
+EXPORT_SYMBOL_GPL(aqm_ftab_insert);
+
+/**
+ * aqm_ftab_delete() - remove an entry
+ * @t:	allocated table
+ * @e:	entry of @t, from lookup or insert
+ *
+ * Backward shift: the entries after @e in its probe run that may sit earlier
+ * move back one hole at a time, so no tombstone is left and every remaining
+ * flow is still found. Entries move: other entry pointers become stale.
+ */
+void aqm_ftab_delete(struct aqm_ftab *t, struct aqm_ftab_entry *e)
+{
+	u32 hole = e - t->slots;
+	u32 j = hole;
+
+	if (WARN_ON_ONCE(!aqm_ftab_used(e)))
+		return;
+	for (;;) {
+		struct aqm_ftab_entry *n;
+		u32 home;
+
+		j = (j + 1) & t->mask;
+		n = &t->slots[j];
+		if (!aqm_ftab_used(n))
+			break;
+		/* n may move to the hole unless its home lies in (hole, j] */
+		home = aqm_ftab_home(t, n->id);
+		if (((j - home) & t->mask) >= ((j - hole) & t->mask)) {
+			t->slots[hole] = *n;
+			hole = j;
+		}
+	}
+	t->slots[hole] = (struct aqm_ftab_entry){};
+	t->count--;
+}
+EXPORT_SYMBOL_GPL(aqm_ftab_delete);
+
+/**
+ * aqm_ftab_decay() - subtract @dec from every flow, delete the negative ones
+ * @t:		allocated table
+ * @dec:	amount to subtract (DCN section 3.2: pref, after each Tdec)
+ *
+ * Every flow is visited exactly once: the walk starts just after an empty
+ * slot (there is always one), so no probe run crosses its start. A deletion
+ * only moves entries that lie after the current slot in the walk, to the
+ * current slot or later ones, and the current slot is examined again after
+ * it. The subtraction saturates at the limits of s64. O(slots).
+ *
+ * Return: the number of flows deleted.
+ */
+u32 aqm_ftab_decay(struct aqm_ftab *t, s64 dec)
+{
+	u32 start = 0, deleted = 0, k = 1;
+
+	if (!t->count)
+		return 0;
+	while (aqm_ftab_used(&t->slots[start]))
+		start++;
+	while (k <= t->mask) {
+		struct aqm_ftab_entry *e = &t->slots[(start + k) & t->mask];
+
+		if (!aqm_ftab_used(e)) {
+			k++;
+			continue;
+		}
+		if (check_sub_overflow(e->val, dec, &e->val))
+			e->val = dec > 0 ? S64_MIN : S64_MAX;
+		if (e->val < 0) {
+			aqm_ftab_delete(t, e);
+			deleted++;
+			continue;	/* something may have moved here */
+		}
+		k++;
+	}
+	return deleted;
+}
+EXPORT_SYMBOL_GPL(aqm_ftab_decay);
+
+/* ---------------------------------------------------------------------- */
+/* shadow: AFD's buffer of the last b sampled arrivals                     */
+
+/**
+ * aqm_shadow_alloc() - allocate an empty shadow buffer
+ * @sh:		shadow buffer, written only on success
+ * @size:	b, arrivals remembered, in [1, AQM_SHADOW_MAX]
+ *
+ * Sleeps (GFP_KERNEL).
+ *
+ * Return: 0, -EINVAL when @size is out of range, -ENOMEM.
+ */
+int aqm_shadow_alloc(struct aqm_shadow *sh, u32 size)
+{
+	struct aqm_ftab counts;
+	u32 *ring;
+	int err;
+
+	if (!size || size > AQM_SHADOW_MAX)
+		return -EINVAL;
+	ring = kvcalloc(size, sizeof(*ring), GFP_KERNEL);
+	if (!ring)
+		return -ENOMEM;
+	err = aqm_ftab_alloc(&counts, size);
+	if (err) {
+		kvfree(ring);
+		return err;
+	}
+	sh->ring = ring;
+	sh->size = size;
+	sh->len = 0;
+	sh->head = 0;
+	sh->counts = counts;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(aqm_shadow_alloc);
+
+/**
+ * aqm_shadow_free() - free the ring and the counts
+ * @sh:	shadow buffer; may be unallocated, and is left unallocated
+ */
+void aqm_shadow_free(struct aqm_shadow *sh)
+{
+	kvfree(sh->ring);
+	sh->ring = NULL;
+	sh->size = 0;
+	sh->len = 0;
+	sh->head = 0;
+	aqm_ftab_free(&sh->counts);
+}
+EXPORT_SYMBOL_GPL(aqm_shadow_free);
+
+/**
+ * aqm_shadow_reset() - forget every arrival
+ * @sh:	allocated shadow buffer
+ */
+void aqm_shadow_reset(struct aqm_shadow *sh)
+{
+	sh->len = 0;
+	sh->head = 0;
+	aqm_ftab_reset(&sh->counts);
+}
+EXPORT_SYMBOL_GPL(aqm_shadow_reset);
+
+/**
+ * aqm_shadow_add() - append a sampled arrival of flow @id
+ * @sh:	allocated shadow buffer
+ * @id:	flow id
+ *
+ * When the buffer already holds b arrivals, the oldest is evicted first: its
+ * flow's count goes down by one, and the flow leaves the counts at 0.
+ *
+ * Return: the count of @id after the append, m_i >= 1.
+ */
+u32 aqm_shadow_add(struct aqm_shadow *sh, u32 id)
+{
+	struct aqm_ftab_entry *e;
+
+	if (sh->len == sh->size) {
+		e = aqm_ftab_lookup(&sh->counts, sh->ring[sh->head]);
+		if (!WARN_ON_ONCE(!e) && --e->val <= 0)
+			aqm_ftab_delete(&sh->counts, e);
+	} else {
+		sh->len++;
+	}
+	sh->ring[sh->head] = id;
+	if (++sh->head == sh->size)
+		sh->head = 0;
+
+	/* at most b - 1 other flows are in the ring: this cannot fail */
+	e = aqm_ftab_insert(&sh->counts, id);
+	if (WARN_ON_ONCE(!e))
+		return 0;
+	return ++e->val;
+}
+EXPORT_SYMBOL_GPL(aqm_shadow_add);

@@ -90,6 +90,16 @@ checkpatch() {
 	return "$rc"
 }
 
+# groff prints a warning for every man page problem; none may appear
+man_pages() {
+	local f out rc=0
+	for f in tc/*.8; do
+		out=$(groff -man -ww -z "$f" 2>&1)
+		[ -z "$out" ] || { echo "$f: $out"; rc=1; }
+	done
+	return "$rc"
+}
+
 shell_scripts() {
 	git ls-files -co --exclude-standard -- '*.sh' '.ci/run'
 }
@@ -99,13 +109,16 @@ pytest_tap() {
 	"$venv/python3" -m aqmtools.junit "$logs/pytest.xml" >"$results/pytest.tap"
 }
 
-echo "1..$([ "$lint_only" -eq 1 ] && echo 5 || echo 8)" >"$host"
+echo "1..$([ "$lint_only" -eq 1 ] && echo 6 || echo 10)" >"$host"
 if [ "$lint_only" -eq 0 ]; then
 	step "modules build against the test kernel (W=1, sparse)" \
 		make -C "$vmkdir" M="$AQM_TOP" W=1 C=2 modules
 	step "modules build against Debian 12 linux-headers 6.1" build_61
 	step "tc plugins build" make tc
+	step "tc built from iproute2 source with the plugins linked in" \
+		"$AQM_TOP/scripts/tc/build-linked-tc.sh"
 fi
+step "man pages (groff -ww)" man_pages
 step "checkpatch --strict" checkpatch
 # shellcheck disable=SC2046
 step "shellcheck" shellcheck -x $(shell_scripts)

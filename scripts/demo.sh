@@ -12,6 +12,8 @@ secs=${DEMO_SECONDS:-60}
 configs=(
 	"pfifo|pfifo limit 1000"
 	"red|red limit 1500000 min 15000 max 45000 avpkt 1500 burst 20 bandwidth 10mbit probability 0.1 adaptive"
+	"pi|pi limit 1000 qref 24 rate 10mbit rtt 100ms flows 4 avpkt 1500"
+	"pi-ecn|pi limit 1000 qref 24 rate 10mbit rtt 100ms flows 4 avpkt 1500 ecn"
 )
 
 cd "$AQM_TOP"

@@ -144,8 +144,9 @@ EXPORT_SYMBOL_GPL(aqm_pi_catch_up);
  * Runs at configuration time only.
  *
  * Return: 0, or -ERANGE when the inputs are out of range or give no stable
- * controller (fewer than 1/40 packet per flow per round trip, or a
- * sampling period so long that b would not be positive).
+ * controller (fewer than 1/40 packet per flow per round trip, a sampling
+ * period so long that b would not be positive, or a bandwidth-delay
+ * product so large that a - b is below 2^-48 per packet).
  */
 int aqm_pi_design(struct aqm_pi_design *d)
 {
@@ -178,6 +179,9 @@ int aqm_pi_design(struct aqm_pi_design *d)
 	if (corr >= BIT_ULL(32))
 		return -ERANGE;
 	corr = mul_u64_u64_shr(base, corr, 32);
+	/* a huge R*C leaves no integral gain (a - b) at this scale */
+	if (!corr)
+		return -ERANGE;
 	d->g_new = base + corr;
 	d->g_old = base - corr;
 	return 0;

@@ -8,6 +8,7 @@
 #                                 (RFC 2544 benchmarking range) and
 #                                 2001:db8:1::/64, 2001:db8:2::/64
 #
+# AQM_TXQUEUES (default 1) gives rtr1 that many transmit queues, for mq.
 # The bottleneck is rtr1's egress: htb rate $AQM_RATE with the qdisc under
 # test as the leaf of class 1:1 (handle 10:). netem adds half the RTT on
 # snd0 (data) and half on rcv0 (ACKs). Offloads are off on every veth so
@@ -98,7 +99,8 @@ dumbbell_setup() {
 	ip netns add "$NS_RTR"
 	ip netns add "$NS_RCV"
 	ip link add snd0 netns "$NS_SND" type veth peer name rtr0 netns "$NS_RTR"
-	ip link add rtr1 netns "$NS_RTR" type veth peer name rcv0 netns "$NS_RCV"
+	ip link add rtr1 netns "$NS_RTR" numtxqueues "${AQM_TXQUEUES:-1}" \
+		type veth peer name rcv0 netns "$NS_RCV" numrxqueues "${AQM_TXQUEUES:-1}"
 
 	ns_snd ip addr add 198.18.1.2/24 dev snd0
 	ns_snd ip -6 addr add 2001:db8:1::2/64 dev snd0 nodad

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Build tc from the iproute2 source of the installed version with the
+# project's plugins linked into the binary (tc finds <kind>_qdisc_util in
+# itself before looking for q_<kind>.so), then check that it knows every
+# qdisc of tc/q_*.c without any plugin directory.
+#
+# Output: $AQM_CACHE/iproute2-linked/<version>/tc/tc; the iproute2 build log
+# is in the same tree (build.log), since its own warnings are not ours.
+set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
+. "$(dirname "$0")/../lib/common.sh"
+
+src=$("$AQM_TOP/scripts/tc/iproute2-src.sh")
+work="$AQM_CACHE/iproute2-linked/$(basename "$(dirname "$src")")"
+if [ ! -f "$work/.configured" ]; then
+	rm -rf "$work"
+	mkdir -p "$(dirname "$work")"
+	cp -a "$src" "$work"
+	sed -i 's/^TCMODULES :=$/TCMODULES :=\n-include linux-aqm.mk/' "$work/tc/Makefile"
+	(cd "$work" && ./configure >"$work/build.log" 2>&1)
+	touch "$work/.configured"
+fi
+
+kinds=()
+objs=(aqm_util.o)
+for f in "$AQM_TOP"/tc/q_*.c; do
+	k=$(basename "$f" .c)
+	kinds+=("${k#q_}")
+	objs+=("$k.o")
+done
+cp "$AQM_TOP"/tc/q_*.c "$AQM_TOP"/tc/aqm_util.[ch] "$work/tc/"
+cp "$AQM_TOP/include/uapi/linux/pkt_aqm.h" "$work/include/uapi/linux/"
+echo "TCMODULES += ${objs[*]}" >"$work/tc/linux-aqm.mk"
+
+make -C "$work" SUBDIRS="lib tc" >>"$work/build.log" 2>&1 ||
+	aqm_die "iproute2 build failed (see $work/build.log)"
+
+for k in "${kinds[@]}"; do
+	# "help" exits 1 after printing the usage
+	out=$(TC_LIB_DIR=/nonexistent "$work/tc/tc" qdisc add dev lo root "$k" help 2>&1 || true)
+	grep -q "Usage: \.\.\. $k " <<<"$out" ||
+		aqm_die "the linked tc does not know $k"
+	echo "linked tc knows $k"
+done

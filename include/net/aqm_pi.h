@@ -185,4 +185,23 @@ static inline bool aqm_prob_hit(s64 p, u32 rnd)
 	return (u64)rnd < (u64)max_t(s64, p, 0);
 }
 
+/**
+ * aqm_share_hit() - Bernoulli trial with probability max(0, 1 - share/count)
+ * @share:	fair share, >= 0 (DCN's pref, AFD's M_fair)
+ * @count:	the flow's count in the same units (DCN's pktcount, AFD's m_i)
+ * @rnd:	a uniform random u32
+ *
+ * DCN section 3.2 and AFD drop a flow's packet with probability
+ * 1 - share/count when count exceeds the share. Instead of dividing:
+ * rnd < (1 - share/count) 2^32  <=>  count * rnd / 2^32 < count - share,
+ * exact because the right side is an integer.
+ */
+static inline bool aqm_share_hit(s64 share, s64 count, u32 rnd)
+{
+	if (count <= share || count <= 0)
+		return false;
+	share = max_t(s64, share, 0);
+	return mul_u64_u32_shr((u64)count, rnd, 32) < (u64)(count - share);
+}
+
 #endif /* __NET_AQM_PI_H */

@@ -73,4 +73,60 @@ struct tc_pi_xstats {
 	__u64	marks;
 };
 
+/* DCN: Differential Congestion Notification ("Taming the elephants") */
+enum {
+	TCA_DCN_UNSPEC,
+	TCA_DCN_LIMIT,		/* u32, packets: hard queue limit */
+	TCA_DCN_QREF,		/* u32, packets: target of the pref controller */
+	TCA_DCN_A,		/* struct tc_aqm_ratio: gain on q(k-1) - qref */
+	TCA_DCN_B,		/* struct tc_aqm_ratio: gain on q(k) - qref, > a */
+	TCA_DCN_TUPDATE,	/* u32, us: controller sampling period */
+	TCA_DCN_TDEC,		/* u32, us: pktcount decay period */
+	TCA_DCN_CLEAR,		/* u32, us: SB clearing interval */
+	TCA_DCN_THRESHOLD,	/* u32, packets: SB count that moves to HB */
+	TCA_DCN_SB_SIZE,	/* u32: SB slots */
+	TCA_DCN_HB_SIZE,	/* u32: HB capacity, flows */
+	TCA_DCN_ECN,		/* u8, 0 or 1: CE-mark ECT packets */
+	TCA_DCN_PAD,
+	__TCA_DCN_MAX
+};
+
+#define TCA_DCN_MAX	(__TCA_DCN_MAX - 1)
+
+/**
+ * struct tc_dcn_xstats - DCN statistics
+ * @pref:		fair share, packets per Tdec, in 1/256 packets
+ * @qlen_sampled:	queue length at the last controller sample, packets
+ * @hb_flows:		flows in HB now
+ * @hb_hwm:		most flows in HB at once
+ * @hb_capacity:	HB capacity, flows
+ * @sb_size:		SB slots
+ * @promotions:		flows moved from SB to HB
+ * @removals:		flows removed from HB (pktcount went negative)
+ * @early_drops:	HB packets dropped by the early notification
+ * @forced_drops:	packets dropped because the queue was at limit
+ * @marks:		HB packets CE-marked instead of dropped
+ * @hb_full:		promotions refused because HB was full
+ * @sb_overwrites:	SB slots taken over by a colliding flow
+ * @memory:		bytes allocated for SB and HB
+ * @samples:		controller samples taken
+ */
+struct tc_dcn_xstats {
+	__u32	pref;
+	__u32	qlen_sampled;
+	__u32	hb_flows;
+	__u32	hb_hwm;
+	__u32	hb_capacity;
+	__u32	sb_size;
+	__u64	promotions;
+	__u64	removals;
+	__u64	early_drops;
+	__u64	forced_drops;
+	__u64	marks;
+	__u64	hb_full;
+	__u64	sb_overwrites;
+	__u64	memory;
+	__u64	samples;
+};
+
 #endif /* _UAPI_LINUX_PKT_AQM_H */

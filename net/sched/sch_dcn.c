@@ -1,0 +1,452 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sch_dcn.c - Differential Congestion Notification.
+ *
+ * L. Le, J. Aikat, K. Jeffay, F. D. Smith, "Differential congestion
+ * notification: taming the elephants", ICNP 2004.
+ *
+ * A FIFO that notifies only high-bandwidth flows of congestion. Flows are
+ * identified by a keyed hash of their 5-tuple. A flow whose packets arrive
+ * closely paced (threshold packets without a silence of a clearing
+ * interval, counted in the scoreboard SB) enters the HB table; HB packets
+ * are dropped, or CE-marked with ecn, with probability 1 - pref/pktcount,
+ * pktcount being the flow's packets in the current Tdec period and pref
+ * the fair share that a PI controller on the queue length computes every
+ * Tupdate (section 3.2):
+ *
+ *   pref(k) = pref(k-1) - b (q(k) - qref) + a (q(k-1) - qref),  a < b
+ *
+ * (the paper prints the gains on the other samples; this is the form of
+ * AFD, which the paper says it shares, and the one whose pref falls both
+ * while the queue is long and while it grows; include/net/aqm_pi.h).
+ * Every Tdec each pktcount decreases by pref; a flow whose pktcount goes
+ * negative leaves HB. Packets of other flows are never dropped early, only
+ * at the hard limit. The per-packet core is include/net/aqm_dcn.h; both
+ * periodic tasks run lazily from enqueue, dequeue and stats dumps.
+ */
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/random.h>
+#include <linux/skbuff.h>
+#include <linux/types.h>
+#include <net/aqm_dcn.h>
+#include <net/aqm_qdisc.h>
+#include <net/inet_ecn.h>
+#include <net/netlink.h>
+#include <net/pkt_sched.h>
+#include <uapi/linux/pkt_aqm.h>
+
+/* The paper's best settings (section 3.2, section 5): qref 24, Tdec 800 ms,
+ * threshold 4 (Figure 3). The others are ours, chosen by measurement in
+ * the test dumbbell (see tc-dcn(8)).
+ */
+#define DCN_DEF_LIMIT		1000
+#define DCN_DEF_QREF		24
+#define DCN_DEF_TDEC_US		800000
+#define DCN_DEF_THRESHOLD	4
+#define DCN_DEF_TUPDATE_US	10000
+#define DCN_DEF_CLEAR_US	100000
+#define DCN_DEF_SB_SIZE		4096
+#define DCN_DEF_HB_SIZE		2048
+/* a = 1/20, b = 1/12: pref moves by (b - a) = 1/30 packet per packet of
+ * queue error every Tupdate
+ */
+#define DCN_DEF_A_NUM		1
+#define DCN_DEF_A_DEN		20
+#define DCN_DEF_B_NUM		1
+#define DCN_DEF_B_DEN		12
+
+/**
+ * struct dcn_cfg - what netlink set
+ * @a:		gain on q(k-1) - qref (the paper's a)
+ * @b:		gain on q(k) - qref (the paper's b), greater than @a
+ * @limit:	hard limit, packets
+ * @qref:	target queue, packets
+ * @tupdate_us:	controller sampling period
+ * @tdec_us:	pktcount decay period
+ * @clear_us:	SB clearing interval
+ * @threshold:	SB count that moves a flow to HB
+ * @sb_size:	SB slots
+ * @hb_size:	HB capacity
+ * @ecn:	mark ECT packets instead of dropping them
+ */
+struct dcn_cfg {
+	struct tc_aqm_ratio a;
+	struct tc_aqm_ratio b;
+	u32 limit;
+	u32 qref;
+	u32 tupdate_us;
+	u32 tdec_us;
+	u32 clear_us;
+	u32 threshold;
+	u32 sb_size;
+	u32 hb_size;
+	bool ecn;
+};
+
+/**
+ * struct dcn_sched_data - per-qdisc state
+ * @cfg:	configuration as set
+ * @params:	pref controller; vars.x is pref, AQM_PI_ONE = 1 packet
+ * @vars:	pref controller state
+ * @dcn:	SB and HB tables and their counters
+ * @key:	per-instance flow hash key
+ * @next_dec:	time of the next Tdec decay, ns
+ * @stats:	counters exported in tc_dcn_xstats
+ */
+struct dcn_sched_data {
+	struct dcn_cfg cfg;
+	struct aqm_pi_params params;
+	struct aqm_pi_vars vars;
+	struct aqm_dcn dcn;
+	siphash_key_t key;
+	u64 next_dec;
+	struct tc_dcn_xstats stats;
+};
+
+/* Controller samples and Tdec decays due now; before the queue changes. */
+static void dcn_advance(struct Qdisc *sch, struct dcn_sched_data *q, u64 now)
+{
+	if (unlikely(now >= q->vars.next)) {
+		q->params.x_max = aqm_dcn_pref_cap(&q->dcn, q->vars.x);
+		aqm_pi_catch_up(&q->params, &q->vars, sch->q.qlen, now);
+	}
+	if (unlikely(now >= q->next_dec)) {
+		u64 tdec = (u64)q->cfg.tdec_us * NSEC_PER_USEC;
+		u64 n = div64_u64(now - q->next_dec, tdec) + 1;
+
+		q->next_dec += n * tdec;
+		aqm_dcn_decay(&q->dcn, q->vars.x, n);
+	}
+}
+
+static int dcn_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+			     struct sk_buff **to_free)
+{
+	struct dcn_sched_data *q = qdisc_priv(sch);
+	struct aqm_ftab_entry *e;
+	u64 now = ktime_get_ns();
+
+	dcn_advance(sch, q, now);
+
+	if (unlikely(sch->q.qlen >= READ_ONCE(sch->limit))) {
+		q->stats.forced_drops++;
+		return qdisc_drop(skb, sch, to_free);
+	}
+
+	e = aqm_dcn_classify(&q->dcn, aqm_flow_id(skb, &q->key), now);
+	if (e && aqm_share_hit(q->vars.x, e->val, get_random_u32())) {
+		if (q->cfg.ecn && INET_ECN_set_ce(skb)) {
+			q->stats.marks++;
+		} else {
+			q->stats.early_drops++;
+			return qdisc_drop(skb, sch, to_free);
+		}
+	}
+	return qdisc_enqueue_tail(skb, sch);
+}
+
+static struct sk_buff *dcn_qdisc_dequeue(struct Qdisc *sch)
+{
+	struct dcn_sched_data *q = qdisc_priv(sch);
+
+	dcn_advance(sch, q, ktime_get_ns());
+	return qdisc_dequeue_head(sch);
+}
+
+static const struct aqm_nla_range dcn_ranges[TCA_DCN_MAX + 1] = {
+	[TCA_DCN_LIMIT]	    = { 1, 1 << 20, "sch_dcn: limit must be 1..1048576 packets" },
+	[TCA_DCN_QREF]	    = { 1, 1 << 20, "sch_dcn: qref must be 1..1048576 packets" },
+	[TCA_DCN_TUPDATE]   = { 100, 1000000, "sch_dcn: tupdate must be 100us..1s" },
+	[TCA_DCN_TDEC]	    = { 1000, 60000000, "sch_dcn: tdec must be 1ms..60s" },
+	[TCA_DCN_CLEAR]	    = { 1000, 60000000, "sch_dcn: clear must be 1ms..60s" },
+	[TCA_DCN_THRESHOLD] = { 1, 65535, "sch_dcn: threshold must be 1..65535 packets" },
+	[TCA_DCN_SB_SIZE]   = { 1, AQM_SB_MAX, "sch_dcn: sb_size must be 1..262144" },
+	[TCA_DCN_HB_SIZE]   = { 1, AQM_FTAB_MAX, "sch_dcn: hb_size must be 1..65536" },
+	[TCA_DCN_ECN]	    = { 0, 1, "sch_dcn: ecn must be 0 or 1" },
+};
+
+static int dcn_validate(const struct nlattr *attr,
+			struct netlink_ext_ack *extack)
+{
+	return aqm_nla_check_range(attr, dcn_ranges, ARRAY_SIZE(dcn_ranges),
+				   extack);
+}
+
+static const struct nla_policy dcn_policy[TCA_DCN_MAX + 1] = {
+	[TCA_DCN_LIMIT]		= NLA_POLICY_VALIDATE_FN(NLA_U32, dcn_validate),
+	[TCA_DCN_QREF]		= NLA_POLICY_VALIDATE_FN(NLA_U32, dcn_validate),
+	[TCA_DCN_A]		= NLA_POLICY_EXACT_LEN(sizeof(struct tc_aqm_ratio)),
+	[TCA_DCN_B]		= NLA_POLICY_EXACT_LEN(sizeof(struct tc_aqm_ratio)),
+	[TCA_DCN_TUPDATE]	= NLA_POLICY_VALIDATE_FN(NLA_U32, dcn_validate),
+	[TCA_DCN_TDEC]		= NLA_POLICY_VALIDATE_FN(NLA_U32, dcn_validate),
+	[TCA_DCN_CLEAR]		= NLA_POLICY_VALIDATE_FN(NLA_U32, dcn_validate),
+	[TCA_DCN_THRESHOLD]	= NLA_POLICY_VALIDATE_FN(NLA_U32, dcn_validate),
+	[TCA_DCN_SB_SIZE]	= NLA_POLICY_VALIDATE_FN(NLA_U32, dcn_validate),
+	[TCA_DCN_HB_SIZE]	= NLA_POLICY_VALIDATE_FN(NLA_U32, dcn_validate),
+	[TCA_DCN_ECN]		= NLA_POLICY_VALIDATE_FN(NLA_U8, dcn_validate),
+};
+
+/* Controller parameters from a configuration; nothing is changed on error. */
+static int dcn_params(const struct dcn_cfg *c, struct aqm_pi_params *p,
+		      struct netlink_ext_ack *extack)
+{
+	if (c->qref >= c->limit) {
+		NL_SET_ERR_MSG_MOD(extack, "qref must be below limit");
+		return -EINVAL;
+	}
+	*p = (struct aqm_pi_params) {
+		.tupdate = (u64)c->tupdate_us * NSEC_PER_USEC,
+		.x_min = 0,
+		.x_max = AQM_DCN_PREF_MAX,
+		.qref = c->qref,
+		.falling = true,
+	};
+	/* AFD's form: the newest sample takes b, the previous one a */
+	if (aqm_pi_gain_from_ratio(c->b.num, c->b.den, &p->g_new)) {
+		NL_SET_ERR_MSG_MOD(extack, "b must be a ratio below 32768");
+		return -EINVAL;
+	}
+	if (aqm_pi_gain_from_ratio(c->a.num, c->a.den, &p->g_old)) {
+		NL_SET_ERR_MSG_MOD(extack, "a must be a ratio below 32768");
+		return -EINVAL;
+	}
+	if (p->g_old >= p->g_new) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "a must be less than b (b - a is the integral gain)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int dcn_change(struct Qdisc *sch, struct nlattr *opt,
+		      struct netlink_ext_ack *extack)
+{
+	struct dcn_sched_data *q = qdisc_priv(sch);
+	struct nlattr *tb[TCA_DCN_MAX + 1];
+	struct aqm_sb sb = {}, old_sb = {};
+	struct aqm_ftab hb = {}, old_hb = {};
+	struct aqm_pi_params params;
+	struct dcn_cfg c = q->cfg;
+	bool resize_sb, resize_hb;
+	int err;
+
+	if (opt) {
+		err = nla_parse_nested(tb, TCA_DCN_MAX, opt, dcn_policy, extack);
+		if (err < 0)
+			return err;
+	} else {
+		memset(tb, 0, sizeof(tb));
+	}
+
+	if (tb[TCA_DCN_LIMIT])
+		c.limit = nla_get_u32(tb[TCA_DCN_LIMIT]);
+	if (tb[TCA_DCN_QREF])
+		c.qref = nla_get_u32(tb[TCA_DCN_QREF]);
+	if (tb[TCA_DCN_A])
+		memcpy(&c.a, nla_data(tb[TCA_DCN_A]), sizeof(c.a));
+	if (tb[TCA_DCN_B])
+		memcpy(&c.b, nla_data(tb[TCA_DCN_B]), sizeof(c.b));
+	if (tb[TCA_DCN_TUPDATE])
+		c.tupdate_us = nla_get_u32(tb[TCA_DCN_TUPDATE]);
+	if (tb[TCA_DCN_TDEC])
+		c.tdec_us = nla_get_u32(tb[TCA_DCN_TDEC]);
+	if (tb[TCA_DCN_CLEAR])
+		c.clear_us = nla_get_u32(tb[TCA_DCN_CLEAR]);
+	if (tb[TCA_DCN_THRESHOLD])
+		c.threshold = nla_get_u32(tb[TCA_DCN_THRESHOLD]);
+	if (tb[TCA_DCN_SB_SIZE])
+		c.sb_size = nla_get_u32(tb[TCA_DCN_SB_SIZE]);
+	if (tb[TCA_DCN_HB_SIZE])
+		c.hb_size = nla_get_u32(tb[TCA_DCN_HB_SIZE]);
+	if (tb[TCA_DCN_ECN])
+		c.ecn = nla_get_u8(tb[TCA_DCN_ECN]);
+
+	err = dcn_params(&c, &params, extack);
+	if (err)
+		return err;
+
+	/* new tables first: a failed allocation changes nothing */
+	resize_sb = !q->dcn.sb.tab || c.sb_size != q->cfg.sb_size;
+	resize_hb = !q->dcn.hb.slots || c.hb_size != q->cfg.hb_size;
+	if (resize_sb && aqm_sb_alloc(&sb, c.sb_size)) {
+		NL_SET_ERR_MSG_MOD(extack, "no memory for the SB table");
+		return -ENOMEM;
+	}
+	if (resize_hb && aqm_ftab_alloc(&hb, c.hb_size)) {
+		aqm_sb_free(&sb);
+		NL_SET_ERR_MSG_MOD(extack, "no memory for the HB table");
+		return -ENOMEM;
+	}
+
+	sch_tree_lock(sch);
+	if (resize_sb) {
+		old_sb = q->dcn.sb;
+		q->dcn.sb = sb;
+	}
+	if (resize_hb) {
+		old_hb = q->dcn.hb;
+		q->dcn.hb = hb;
+	}
+	if (c.tupdate_us != q->cfg.tupdate_us)
+		q->vars.next = ktime_get_ns() + params.tupdate;
+	if (c.tdec_us != q->cfg.tdec_us)
+		q->next_dec = ktime_get_ns() + (u64)c.tdec_us * NSEC_PER_USEC;
+	params.x_max = q->params.x_max;
+	q->params = params;
+	q->dcn.clear_ns = (u64)c.clear_us * NSEC_PER_USEC;
+	q->dcn.threshold = c.threshold;
+	q->cfg = c;
+	WRITE_ONCE(sch->limit, c.limit);
+	aqm_qdisc_trim(sch, c.limit);
+	sch_tree_unlock(sch);
+
+	/* counters of the old tables carry over */
+	q->dcn.sb.overwrites += old_sb.overwrites;
+	q->dcn.hb.full += old_hb.full;
+	aqm_sb_free(&old_sb);
+	aqm_ftab_free(&old_hb);
+	return 0;
+}
+
+static int dcn_init(struct Qdisc *sch, struct nlattr *opt,
+		    struct netlink_ext_ack *extack)
+{
+	struct dcn_sched_data *q = qdisc_priv(sch);
+	u64 now = ktime_get_ns();
+	int err;
+
+	q->cfg = (struct dcn_cfg) {
+		.a = { DCN_DEF_A_NUM, DCN_DEF_A_DEN },
+		.b = { DCN_DEF_B_NUM, DCN_DEF_B_DEN },
+		.limit = DCN_DEF_LIMIT,
+		.qref = DCN_DEF_QREF,
+		.tupdate_us = DCN_DEF_TUPDATE_US,
+		.tdec_us = DCN_DEF_TDEC_US,
+		.clear_us = DCN_DEF_CLEAR_US,
+		.threshold = DCN_DEF_THRESHOLD,
+		.sb_size = DCN_DEF_SB_SIZE,
+		.hb_size = DCN_DEF_HB_SIZE,
+	};
+	aqm_flow_key_init(&q->key);
+	sch->limit = DCN_DEF_LIMIT;
+	err = dcn_params(&q->cfg, &q->params, extack);
+	if (err)
+		return err;
+	q->dcn.clear_ns = (u64)q->cfg.clear_us * NSEC_PER_USEC;
+	q->dcn.threshold = q->cfg.threshold;
+	/* without options, change() still allocates the tables */
+	err = dcn_change(sch, opt, extack);
+	if (err)
+		return err;
+	aqm_pi_vars_init(&q->vars, &q->params, 0, now);
+	q->next_dec = now + (u64)q->cfg.tdec_us * NSEC_PER_USEC;
+	return 0;
+}
+
+static void dcn_destroy(struct Qdisc *sch)
+{
+	struct dcn_sched_data *q = qdisc_priv(sch);
+
+	aqm_sb_free(&q->dcn.sb);
+	aqm_ftab_free(&q->dcn.hb);
+}
+
+static void dcn_reset(struct Qdisc *sch)
+{
+	struct dcn_sched_data *q = qdisc_priv(sch);
+	u64 now = ktime_get_ns();
+
+	qdisc_reset_queue(sch);
+	if (q->dcn.sb.tab)
+		aqm_sb_reset(&q->dcn.sb);
+	if (q->dcn.hb.slots)
+		aqm_ftab_reset(&q->dcn.hb);
+	aqm_pi_vars_init(&q->vars, &q->params, 0, now);
+	q->next_dec = now + (u64)q->cfg.tdec_us * NSEC_PER_USEC;
+}
+
+static int dcn_dump(struct Qdisc *sch, struct sk_buff *skb)
+{
+	struct dcn_sched_data *q = qdisc_priv(sch);
+	const struct dcn_cfg *c = &q->cfg;
+	struct nlattr *opts;
+
+	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
+	if (!opts)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, TCA_DCN_LIMIT, READ_ONCE(sch->limit)) ||
+	    nla_put_u32(skb, TCA_DCN_QREF, c->qref) ||
+	    nla_put(skb, TCA_DCN_A, sizeof(c->a), &c->a) ||
+	    nla_put(skb, TCA_DCN_B, sizeof(c->b), &c->b) ||
+	    nla_put_u32(skb, TCA_DCN_TUPDATE, c->tupdate_us) ||
+	    nla_put_u32(skb, TCA_DCN_TDEC, c->tdec_us) ||
+	    nla_put_u32(skb, TCA_DCN_CLEAR, c->clear_us) ||
+	    nla_put_u32(skb, TCA_DCN_THRESHOLD, c->threshold) ||
+	    nla_put_u32(skb, TCA_DCN_SB_SIZE, c->sb_size) ||
+	    nla_put_u32(skb, TCA_DCN_HB_SIZE, c->hb_size) ||
+	    nla_put_u8(skb, TCA_DCN_ECN, c->ecn))
+		goto nla_put_failure;
+	return nla_nest_end(skb, opts);
+
+nla_put_failure:
+	nla_nest_cancel(skb, opts);
+	return -EMSGSIZE;
+}
+
+static int dcn_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
+{
+	struct dcn_sched_data *q = qdisc_priv(sch);
+	struct tc_dcn_xstats st;
+
+	dcn_advance(sch, q, ktime_get_ns());
+	st = q->stats;
+	st.pref = (u32)min_t(s64, q->vars.x >> (AQM_PI_SHIFT - 8), U32_MAX);
+	st.qlen_sampled = q->vars.qold;
+	st.hb_flows = q->dcn.hb.count;
+	st.hb_hwm = q->dcn.hb.hwm;
+	st.hb_capacity = q->dcn.hb.capacity;
+	st.sb_size = q->dcn.sb.size;
+	st.promotions = q->dcn.promotions;
+	st.removals = q->dcn.removals;
+	st.hb_full = q->dcn.hb.full;
+	st.sb_overwrites = q->dcn.sb.overwrites;
+	st.memory = aqm_sb_mem(&q->dcn.sb) + aqm_ftab_mem(&q->dcn.hb);
+	st.samples = q->vars.samples;
+	return gnet_stats_copy_app(d, &st, sizeof(st));
+}
+
+static struct Qdisc_ops dcn_qdisc_ops __read_mostly = {
+	.id		= "dcn",
+	.priv_size	= sizeof(struct dcn_sched_data),
+	.enqueue	= dcn_qdisc_enqueue,
+	.dequeue	= dcn_qdisc_dequeue,
+	.peek		= qdisc_peek_dequeued,
+	.init		= dcn_init,
+	.reset		= dcn_reset,
+	.destroy	= dcn_destroy,
+	.change		= dcn_change,
+	.dump		= dcn_dump,
+	.dump_stats	= dcn_dump_stats,
+	.owner		= THIS_MODULE,
+};
+
+#ifdef MODULE_ALIAS_NET_SCH
+MODULE_ALIAS_NET_SCH("dcn");
+#endif
+
+static int __init dcn_module_init(void)
+{
+	return register_qdisc(&dcn_qdisc_ops);
+}
+
+static void __exit dcn_module_exit(void)
+{
+	unregister_qdisc(&dcn_qdisc_ops);
+}
+
+module_init(dcn_module_init);
+module_exit(dcn_module_exit);
+
+MODULE_DESCRIPTION("Differential Congestion Notification AQM");
+MODULE_LICENSE("GPL");

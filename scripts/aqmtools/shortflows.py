@@ -1,0 +1,91 @@
+"""Short UDP flows for the DCN selftest: many flows of a few packets each.
+
+Every flow is a new socket (so a new source port and a new 5-tuple) that
+sends ``--pkts`` datagrams back to back and closes. The receiver counts the
+datagrams it got; each carries its flow and sequence number.
+
+``pace`` instead keeps one flow (a fixed source port) at a fixed rate, so
+that a test can make the same flow fast and then slow.
+
+Usage (inside network namespaces of the test VM):
+  python3 -m aqmtools.shortflows recv PORT SECONDS     prints: flows packets
+  python3 -m aqmtools.shortflows send HOST PORT FLOWS PKTS INTERVAL
+  python3 -m aqmtools.shortflows pace HOST PORT SPORT PPS SECONDS
+"""
+
+from __future__ import annotations
+
+import socket
+import struct
+import sys
+import time
+
+_HDR = struct.Struct("!II")
+_PAYLOAD = 1000
+
+
+def send(host: str, port: int, flows: int, pkts: int, interval: float) -> int:
+    """Send flows of pkts datagrams, one flow every interval seconds."""
+    fam = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sent = 0
+    for flow in range(flows):
+        with socket.socket(fam, socket.SOCK_DGRAM) as s:
+            for seq in range(pkts):
+                s.sendto(_HDR.pack(flow, seq) + bytes(_PAYLOAD - _HDR.size), (host, port))
+                sent += 1
+        time.sleep(interval)
+    return sent
+
+
+def pace(host: str, port: int, sport: int, pps: float, seconds: float) -> int:
+    """One flow from sport at pps datagrams per second for seconds."""
+    fam = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sent = 0
+    start = time.monotonic()
+    with socket.socket(fam, socket.SOCK_DGRAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(("", sport))
+        while (now := time.monotonic() - start) < seconds:
+            s.sendto(_HDR.pack(sport, sent) + bytes(_PAYLOAD - _HDR.size), (host, port))
+            sent += 1
+            time.sleep(max(0.0, sent / pps - now))
+    return sent
+
+
+def recv(port: int, seconds: float, bind: str = "") -> tuple[int, int]:
+    """Count (distinct flows, datagrams) received within seconds."""
+    fam = socket.AF_INET6 if ":" in bind else socket.AF_INET
+    flows: set[int] = set()
+    packets = 0
+    end = time.monotonic() + seconds
+    with socket.socket(fam, socket.SOCK_DGRAM) as s:
+        s.bind((bind, port))
+        while (left := end - time.monotonic()) > 0:
+            s.settimeout(left)
+            try:
+                data = s.recv(2048)
+            except TimeoutError:
+                break
+            if len(data) >= _HDR.size:
+                flows.add(_HDR.unpack_from(data)[0])
+                packets += 1
+    return len(flows), packets
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) == 4 and argv[1] == "recv":
+        nflows, npkts = recv(int(argv[2]), float(argv[3]))
+        print(nflows, npkts)
+        return 0
+    if len(argv) == 7 and argv[1] == "send":
+        print(send(argv[2], int(argv[3]), int(argv[4]), int(argv[5]), float(argv[6])))
+        return 0
+    if len(argv) == 7 and argv[1] == "pace":
+        print(pace(argv[2], int(argv[3]), int(argv[4]), float(argv[5]), float(argv[6])))
+        return 0
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * q_dcn.c - tc plugin for the linux-aqm DCN qdisc (see tc-dcn(8)).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "utils.h"
+#include "tc_util.h"
+#include "aqm_util.h"
+
+static void explain(void)
+{
+	fprintf(stderr,
+		"Usage: ... dcn [ limit PACKETS ] [ qref PACKETS ] [ a GAIN ] [ b GAIN ]\n"
+		"               [ tupdate TIME ] [ tdec TIME ] [ clear TIME ]\n"
+		"               [ threshold PACKETS ] [ sb_size SLOTS ] [ hb_size FLOWS ]\n"
+		"               [ ecn | noecn ]\n"
+		"GAIN is a decimal (0.05) or a ratio (1/20); a < b.\n");
+}
+
+/* "name VALUE" words that take an unsigned count */
+struct dcn_u32_opt {
+	const char *name;
+	int type;
+	bool is_time;
+};
+
+static const struct dcn_u32_opt dcn_u32_opts[] = {
+	{ "limit", TCA_DCN_LIMIT, false },
+	{ "qref", TCA_DCN_QREF, false },
+	{ "tupdate", TCA_DCN_TUPDATE, true },
+	{ "tdec", TCA_DCN_TDEC, true },
+	{ "clear", TCA_DCN_CLEAR, true },
+	{ "threshold", TCA_DCN_THRESHOLD, false },
+	{ "sb_size", TCA_DCN_SB_SIZE, false },
+	{ "hb_size", TCA_DCN_HB_SIZE, false },
+};
+
+static int dcn_parse_opt(struct qdisc_util *qu, int argc, char **argv,
+			 struct nlmsghdr *n, const char *dev)
+{
+	__u32 vals[TCA_DCN_MAX + 1] = {};
+	bool set[TCA_DCN_MAX + 1] = {};
+	struct tc_aqm_ratio a = {}, b = {};
+	struct rtattr *tail;
+	int ecn = -1;
+	size_t i;
+
+	while (argc > 0) {
+		for (i = 0; i < ARRAY_SIZE(dcn_u32_opts); i++)
+			if (strcmp(*argv, dcn_u32_opts[i].name) == 0)
+				break;
+		if (i < ARRAY_SIZE(dcn_u32_opts)) {
+			const struct dcn_u32_opt *o = &dcn_u32_opts[i];
+			unsigned int v;
+
+			NEXT_ARG();
+			if ((o->is_time ? get_time(&v, *argv) :
+					  get_unsigned(&v, *argv, 0)) || !v) {
+				fprintf(stderr, "Illegal \"%s\"\n", o->name);
+				return -1;
+			}
+			vals[o->type] = v;
+			set[o->type] = true;
+		} else if (strcmp(*argv, "a") == 0) {
+			NEXT_ARG();
+			if (aqm_get_ratio(&a, *argv)) {
+				fprintf(stderr, "Illegal \"a\"\n");
+				return -1;
+			}
+			set[TCA_DCN_A] = true;
+		} else if (strcmp(*argv, "b") == 0) {
+			NEXT_ARG();
+			if (aqm_get_ratio(&b, *argv)) {
+				fprintf(stderr, "Illegal \"b\"\n");
+				return -1;
+			}
+			set[TCA_DCN_B] = true;
+		} else if (strcmp(*argv, "ecn") == 0) {
+			ecn = 1;
+		} else if (strcmp(*argv, "noecn") == 0) {
+			ecn = 0;
+		} else if (strcmp(*argv, "help") == 0) {
+			explain();
+			return -1;
+		} else {
+			fprintf(stderr, "What is \"%s\"?\n", *argv);
+			explain();
+			return -1;
+		}
+		argc--;
+		argv++;
+	}
+
+	tail = addattr_nest(n, 1024, TCA_OPTIONS | NLA_F_NESTED);
+	for (i = 0; i < ARRAY_SIZE(dcn_u32_opts); i++)
+		if (set[dcn_u32_opts[i].type])
+			addattr32(n, 1024, dcn_u32_opts[i].type,
+				  vals[dcn_u32_opts[i].type]);
+	if (set[TCA_DCN_A])
+		addattr_l(n, 1024, TCA_DCN_A, &a, sizeof(a));
+	if (set[TCA_DCN_B])
+		addattr_l(n, 1024, TCA_DCN_B, &b, sizeof(b));
+	if (ecn != -1)
+		addattr8(n, 1024, TCA_DCN_ECN, ecn);
+	addattr_nest_end(n, tail);
+	return 0;
+}
+
+static int dcn_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
+{
+	struct rtattr *tb[TCA_DCN_MAX + 1];
+	struct tc_aqm_ratio r;
+
+	if (!opt)
+		return 0;
+	parse_rtattr_nested(tb, TCA_DCN_MAX, opt);
+
+	if (tb[TCA_DCN_LIMIT])
+		print_uint(PRINT_ANY, "limit", "limit %up ",
+			   rta_getattr_u32(tb[TCA_DCN_LIMIT]));
+	if (tb[TCA_DCN_QREF])
+		print_uint(PRINT_ANY, "qref", "qref %up ",
+			   rta_getattr_u32(tb[TCA_DCN_QREF]));
+	if (tb[TCA_DCN_A] && RTA_PAYLOAD(tb[TCA_DCN_A]) >= sizeof(r)) {
+		memcpy(&r, RTA_DATA(tb[TCA_DCN_A]), sizeof(r));
+		aqm_print_ratio("a", &r, false);
+	}
+	if (tb[TCA_DCN_B] && RTA_PAYLOAD(tb[TCA_DCN_B]) >= sizeof(r)) {
+		memcpy(&r, RTA_DATA(tb[TCA_DCN_B]), sizeof(r));
+		aqm_print_ratio("b", &r, false);
+	}
+	if (tb[TCA_DCN_TUPDATE])
+		aqm_print_time("tupdate", rta_getattr_u32(tb[TCA_DCN_TUPDATE]));
+	if (tb[TCA_DCN_TDEC])
+		aqm_print_time("tdec", rta_getattr_u32(tb[TCA_DCN_TDEC]));
+	if (tb[TCA_DCN_CLEAR])
+		aqm_print_time("clear", rta_getattr_u32(tb[TCA_DCN_CLEAR]));
+	if (tb[TCA_DCN_THRESHOLD])
+		print_uint(PRINT_ANY, "threshold", "threshold %up ",
+			   rta_getattr_u32(tb[TCA_DCN_THRESHOLD]));
+	if (tb[TCA_DCN_SB_SIZE])
+		print_uint(PRINT_ANY, "sb_size", "sb_size %u ",
+			   rta_getattr_u32(tb[TCA_DCN_SB_SIZE]));
+	if (tb[TCA_DCN_HB_SIZE])
+		print_uint(PRINT_ANY, "hb_size", "hb_size %u ",
+			   rta_getattr_u32(tb[TCA_DCN_HB_SIZE]));
+	if (tb[TCA_DCN_ECN] && rta_getattr_u8(tb[TCA_DCN_ECN]))
+		print_bool(PRINT_ANY, "ecn", "ecn ", true);
+	return 0;
+}
+
+static int dcn_print_xstats(struct qdisc_util *qu, FILE *f,
+			    struct rtattr *xstats)
+{
+	struct tc_dcn_xstats st = {};
+
+	if (!xstats)
+		return 0;
+	if (RTA_PAYLOAD(xstats) < sizeof(st))
+		return -1;
+	memcpy(&st, RTA_DATA(xstats), sizeof(st));
+
+	print_float(PRINT_ANY, "pref", "  pref %.2f", st.pref / 256.0);
+	print_uint(PRINT_ANY, "qlen_sampled", " qlen_sampled %u",
+		   st.qlen_sampled);
+	print_u64(PRINT_ANY, "samples", " samples %llu", st.samples);
+	print_nl();
+	print_uint(PRINT_ANY, "hb_flows", "  hb_flows %u", st.hb_flows);
+	print_uint(PRINT_ANY, "hb_hwm", " hb_hwm %u", st.hb_hwm);
+	print_uint(PRINT_ANY, "hb_capacity", " hb_capacity %u", st.hb_capacity);
+	print_uint(PRINT_ANY, "sb_size", " sb_size %u", st.sb_size);
+	print_u64(PRINT_ANY, "memory", " memory %llub", st.memory);
+	print_nl();
+	print_u64(PRINT_ANY, "promotions", "  promotions %llu", st.promotions);
+	print_u64(PRINT_ANY, "removals", " removals %llu", st.removals);
+	print_u64(PRINT_ANY, "hb_full", " hb_full %llu", st.hb_full);
+	print_u64(PRINT_ANY, "sb_overwrites", " sb_overwrites %llu",
+		  st.sb_overwrites);
+	print_nl();
+	print_u64(PRINT_ANY, "early_drops", "  early_drops %llu", st.early_drops);
+	print_u64(PRINT_ANY, "forced_drops", " forced_drops %llu",
+		  st.forced_drops);
+	print_u64(PRINT_ANY, "marks", " marks %llu", st.marks);
+	return 0;
+}
+
+struct qdisc_util dcn_qdisc_util = {
+	.id		= "dcn",
+	.parse_qopt	= dcn_parse_opt,
+	.print_qopt	= dcn_print_opt,
+	.print_xstats	= dcn_print_xstats,
+};

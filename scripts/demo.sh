@@ -14,6 +14,7 @@ configs=(
 	"red|red limit 1500000 min 15000 max 45000 avpkt 1500 burst 20 bandwidth 10mbit probability 0.1 adaptive"
 	"pi|pi limit 1000 qref 24 rate 10mbit rtt 100ms flows 4 avpkt 1500"
 	"pi-ecn|pi limit 1000 qref 24 rate 10mbit rtt 100ms flows 4 avpkt 1500 ecn"
+	"dcn|dcn limit 1000 qref 24"
 )
 
 cd "$AQM_TOP"

@@ -86,6 +86,16 @@ int aqm_get_ratio(struct tc_aqm_ratio *r, const char *arg)
 	return 0;
 }
 
+int aqm_parse_ratio_opt(struct tc_aqm_ratio *r, const char *name,
+			const char *arg)
+{
+	if (aqm_get_ratio(r, arg)) {
+		fprintf(stderr, "Illegal \"%s\"\n", name);
+		return -1;
+	}
+	return 0;
+}
+
 double aqm_ratio_value(const struct tc_aqm_ratio *r)
 {
 	return r->den ? (double)r->num / (double)r->den : 0.0;

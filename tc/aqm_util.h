@@ -10,6 +10,9 @@
 
 /* Parse "NUM/DEN" or a decimal ("1.822e-5", "0.5") exactly. */
 int aqm_get_ratio(struct tc_aqm_ratio *r, const char *arg);
+/* aqm_get_ratio() for option @name, with tc's "Illegal" message. */
+int aqm_parse_ratio_opt(struct tc_aqm_ratio *r, const char *name,
+			const char *arg);
 /* Print a ratio: decimal when DEN is a power of ten or @decimal is set. */
 void aqm_print_ratio(const char *key, const struct tc_aqm_ratio *r,
 		     bool decimal);

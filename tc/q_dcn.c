@@ -66,17 +66,13 @@ static int dcn_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			set[o->type] = true;
 		} else if (strcmp(*argv, "a") == 0) {
 			NEXT_ARG();
-			if (aqm_get_ratio(&a, *argv)) {
-				fprintf(stderr, "Illegal \"a\"\n");
+			if (aqm_parse_ratio_opt(&a, "a", *argv))
 				return -1;
-			}
 			set[TCA_DCN_A] = true;
 		} else if (strcmp(*argv, "b") == 0) {
 			NEXT_ARG();
-			if (aqm_get_ratio(&b, *argv)) {
-				fprintf(stderr, "Illegal \"b\"\n");
+			if (aqm_parse_ratio_opt(&b, "b", *argv))
 				return -1;
-			}
 			set[TCA_DCN_B] = true;
 		} else if (strcmp(*argv, "ecn") == 0) {
 			ecn = 1;

@@ -48,17 +48,13 @@ static int pi_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			}
 		} else if (strcmp(*argv, "a") == 0) {
 			NEXT_ARG();
-			if (aqm_get_ratio(&a, *argv)) {
-				fprintf(stderr, "Illegal \"a\"\n");
+			if (aqm_parse_ratio_opt(&a, "a", *argv))
 				return -1;
-			}
 			has_a = true;
 		} else if (strcmp(*argv, "b") == 0) {
 			NEXT_ARG();
-			if (aqm_get_ratio(&b, *argv)) {
-				fprintf(stderr, "Illegal \"b\"\n");
+			if (aqm_parse_ratio_opt(&b, "b", *argv))
 				return -1;
-			}
 			has_b = true;
 		} else if (strcmp(*argv, "tupdate") == 0) {
 			NEXT_ARG();

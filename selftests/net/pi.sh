@@ -11,7 +11,7 @@ set -euo pipefail
 
 LIMIT=300
 QREF=30
-SECS=20
+SECS=14
 PI=(pi limit "$LIMIT" qref "$QREF" rate 10mbit rtt 100ms flows 4 avpkt 1500)
 
 # mean_qlen SECS: run 4 flows for SECS and print the mean backlog (packets)

@@ -401,12 +401,17 @@ static int pi_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	struct pi_sched_data *q = qdisc_priv(sch);
 	struct tc_pi_xstats st;
 
+	/* called without the qdisc lock (since Linux 4.14): the lazy
+	 * controller update must not race with enqueue and dequeue
+	 */
+	sch_tree_lock(sch);
 	pi_advance(sch, q);
 	st = q->stats;
 	st.prob = (u32)min_t(s64, q->vars.x, U32_MAX);
 	st.qlen_sampled = q->vars.qold;
 	st.mean_pktlen = q->mean_len >> 8;
 	st.samples = q->vars.samples;
+	sch_tree_unlock(sch);
 	return gnet_stats_copy_app(d, &st, sizeof(st));
 }
 

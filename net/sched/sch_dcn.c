@@ -104,6 +104,18 @@ struct dcn_sched_data {
 	struct tc_dcn_xstats stats;
 };
 
+/*
+ * Initial pref: limit packets per Tdec, so that the first flows promoted to
+ * HB are not notified until the queue grows past qref and the controller
+ * brings pref down (about 0.3 s from a full queue at the default gains).
+ * Starting at 0 would drop every packet of every new HB flow until pref
+ * climbed, which is not the paper's intent (it does not say).
+ */
+static s64 dcn_pref_init(const struct dcn_sched_data *q)
+{
+	return (s64)q->cfg.limit << AQM_PI_SHIFT;
+}
+
 /* Controller samples and Tdec decays due now; before the queue changes. */
 static void dcn_advance(struct Qdisc *sch, struct dcn_sched_data *q, u64 now)
 {
@@ -339,7 +351,7 @@ static int dcn_init(struct Qdisc *sch, struct nlattr *opt,
 	err = dcn_change(sch, opt, extack);
 	if (err)
 		return err;
-	aqm_pi_vars_init(&q->vars, &q->params, 0, now);
+	aqm_pi_vars_init(&q->vars, &q->params, dcn_pref_init(q), now);
 	q->next_dec = now + (u64)q->cfg.tdec_us * NSEC_PER_USEC;
 	return 0;
 }
@@ -362,7 +374,7 @@ static void dcn_reset(struct Qdisc *sch)
 		aqm_sb_reset(&q->dcn.sb);
 	if (q->dcn.hb.slots)
 		aqm_ftab_reset(&q->dcn.hb);
-	aqm_pi_vars_init(&q->vars, &q->params, 0, now);
+	aqm_pi_vars_init(&q->vars, &q->params, dcn_pref_init(q), now);
 	q->next_dec = now + (u64)q->cfg.tdec_us * NSEC_PER_USEC;
 }
 

@@ -8,7 +8,7 @@ datagrams it got; each carries its flow and sequence number.
 that a test can make the same flow fast and then slow.
 
 Usage (inside network namespaces of the test VM):
-  python3 -m aqmtools.shortflows recv PORT SECONDS     prints: flows packets
+  python3 -m aqmtools.shortflows recv PORT SECONDS [IDLE]  prints: flows packets
   python3 -m aqmtools.shortflows send HOST PORT FLOWS PKTS INTERVAL
   python3 -m aqmtools.shortflows pace HOST PORT SPORT PPS SECONDS
 """
@@ -52,8 +52,12 @@ def pace(host: str, port: int, sport: int, pps: float, seconds: float) -> int:
     return sent
 
 
-def recv(port: int, seconds: float, bind: str = "") -> tuple[int, int]:
-    """Count (distinct flows, datagrams) received within seconds."""
+def recv(port: int, seconds: float, bind: str = "", idle: float = 0.0) -> tuple[int, int]:
+    """Count (distinct flows, datagrams) received within seconds.
+
+    With idle > 0, stop as well once idle seconds pass without a datagram
+    after the first one (the sender is done), however slow the sender was.
+    """
     fam = socket.AF_INET6 if ":" in bind else socket.AF_INET
     flows: set[int] = set()
     packets = 0
@@ -61,7 +65,7 @@ def recv(port: int, seconds: float, bind: str = "") -> tuple[int, int]:
     with socket.socket(fam, socket.SOCK_DGRAM) as s:
         s.bind((bind, port))
         while (left := end - time.monotonic()) > 0:
-            s.settimeout(left)
+            s.settimeout(min(left, idle) if idle > 0 and packets else left)
             try:
                 data = s.recv(2048)
             except TimeoutError:
@@ -73,8 +77,9 @@ def recv(port: int, seconds: float, bind: str = "") -> tuple[int, int]:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) == 4 and argv[1] == "recv":
-        nflows, npkts = recv(int(argv[2]), float(argv[3]))
+    if len(argv) in (4, 5) and argv[1] == "recv":
+        idle = float(argv[4]) if len(argv) == 5 else 0.0
+        nflows, npkts = recv(int(argv[2]), float(argv[3]), idle=idle)
         print(nflows, npkts)
         return 0
     if len(argv) == 7 and argv[1] == "send":

@@ -31,3 +31,15 @@ def test_pace_keeps_rate_and_port() -> None:
     t.join()
     assert 20 <= sent <= 30
     assert result == [(1, sent)]  # one flow: the fixed source port
+
+
+def test_recv_stops_when_the_sender_is_done() -> None:
+    result: list[tuple[int, int]] = []
+    start = time.monotonic()
+    t = threading.Thread(target=lambda: result.append(recv(45874, 30.0, "127.0.0.1", idle=0.5)))
+    t.start()
+    time.sleep(0.3)
+    send("127.0.0.1", 45874, flows=2, pkts=2, interval=0.01)
+    t.join()
+    assert result == [(2, 4)]
+    assert time.monotonic() - start < 5.0

@@ -27,7 +27,7 @@ tap_cmp "HB stays empty" "$(field hb_flows)" "==" 0
 iperf_run 20 4 >/dev/null &
 iperf=$!
 sleep 4
-ns_rcv bash -c "PYTHONPATH='$top/scripts' python3 -m aqmtools.shortflows recv 7000 12" \
+ns_rcv bash -c "PYTHONPATH='$top/scripts' python3 -m aqmtools.shortflows recv 7000 60 5" \
 	>"/tmp/recv.$$" &
 recv=$!
 sleep 1

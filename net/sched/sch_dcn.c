@@ -311,11 +311,11 @@ static int dcn_change(struct Qdisc *sch, struct nlattr *opt,
 	q->cfg = c;
 	WRITE_ONCE(sch->limit, c.limit);
 	aqm_qdisc_trim(sch, c.limit);
-	sch_tree_unlock(sch);
-
-	/* counters of the old tables carry over */
+	/* counters of the old tables carry over; enqueue updates them */
 	q->dcn.sb.overwrites += old_sb.overwrites;
 	q->dcn.hb.full += old_hb.full;
+	sch_tree_unlock(sch);
+
 	aqm_sb_free(&old_sb);
 	aqm_ftab_free(&old_hb);
 	return 0;
@@ -411,6 +411,8 @@ static int dcn_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	struct dcn_sched_data *q = qdisc_priv(sch);
 	struct tc_dcn_xstats st;
 
+	/* called without the qdisc lock: the decay changes HB under traffic */
+	sch_tree_lock(sch);
 	dcn_advance(sch, q, ktime_get_ns());
 	st = q->stats;
 	st.pref = (u32)min_t(s64, q->vars.x >> (AQM_PI_SHIFT - 8), U32_MAX);
@@ -425,6 +427,7 @@ static int dcn_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	st.sb_overwrites = q->dcn.sb.overwrites;
 	st.memory = aqm_sb_mem(&q->dcn.sb) + aqm_ftab_mem(&q->dcn.hb);
 	st.samples = q->vars.samples;
+	sch_tree_unlock(sch);
 	return gnet_stats_copy_app(d, &st, sizeof(st));
 }
 

@@ -98,4 +98,32 @@ static inline unsigned int aqm_qdisc_trim(struct Qdisc *sch, u32 limit)
 	return qlen - sch->q.qlen;
 }
 
+/**
+ * aqm_qdisc_trim_bytes() - drop from the head until the backlog fits @limit
+ * @sch:	the qdisc, tree lock held (change)
+ * @limit:	bytes
+ *
+ * aqm_qdisc_trim() for a queue limited in bytes.
+ *
+ * Return: the number of packets dropped.
+ */
+static inline unsigned int aqm_qdisc_trim_bytes(struct Qdisc *sch, u32 limit)
+{
+	unsigned int qlen = sch->q.qlen, bytes = 0;
+
+	while (sch->qstats.backlog > limit) {
+		struct sk_buff *skb = __skb_dequeue(&sch->gso_skb);
+
+		if (skb)
+			sch->q.qlen--;
+		else
+			skb = __qdisc_dequeue_head(&sch->q);
+		bytes += qdisc_pkt_len(skb);
+		qdisc_qstats_backlog_dec(sch, skb);
+		rtnl_qdisc_drop(skb, sch);
+	}
+	qdisc_tree_reduce_backlog(sch, qlen - sch->q.qlen, bytes);
+	return qlen - sch->q.qlen;
+}
+
 #endif /* __NET_AQM_QDISC_H */

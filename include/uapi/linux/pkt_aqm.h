@@ -129,4 +129,43 @@ struct tc_dcn_xstats {
 	__u64	samples;
 };
 
+/* BLUE (Feng et al., "The BLUE active queue management algorithms", Fig. 3) */
+enum {
+	TCA_BLUE_UNSPEC,
+	TCA_BLUE_LIMIT,		/* u32, packets: hard limit (0 in dump: bytelimit) */
+	TCA_BLUE_BYTELIMIT,	/* u32, bytes: hard limit (0 in dump: limit) */
+	TCA_BLUE_THRESHOLD,	/* u32, the limit's unit: L, 0 = off */
+	TCA_BLUE_DELTA1,	/* struct tc_aqm_ratio in (0, 1]: increment */
+	TCA_BLUE_DELTA2,	/* struct tc_aqm_ratio in (0, 1]: decrement */
+	TCA_BLUE_FREEZE,	/* u32, us: freeze_time */
+	TCA_BLUE_RANDOMIZE,	/* u8, 0 or 1: random freeze_time */
+	TCA_BLUE_ECN,		/* u8, 0 or 1: CE-mark ECT packets */
+	__TCA_BLUE_MAX
+};
+
+#define TCA_BLUE_MAX	(__TCA_BLUE_MAX - 1)
+
+/**
+ * struct tc_blue_xstats - BLUE statistics
+ * @p_m:		marking/dropping probability, fraction of 2^32
+ *			(saturates at 0xffffffff for 1.0)
+ * @pad:		zero
+ * @increments:		times p_m rose by delta1 (loss or Q_len > L events)
+ * @decrements:		times p_m fell by delta2 (idle events)
+ * @early_drops:	packets dropped with probability p_m
+ * @overflow_drops:	packets dropped at the hard limit (incl. a lowered one)
+ * @marks:		ECT packets CE-marked with probability p_m
+ * @idle_us:		time the queue spent empty, microseconds
+ */
+struct tc_blue_xstats {
+	__u32	p_m;
+	__u32	pad;
+	__u64	increments;
+	__u64	decrements;
+	__u64	early_drops;
+	__u64	overflow_drops;
+	__u64	marks;
+	__u64	idle_us;
+};
+
 #endif /* _UAPI_LINUX_PKT_AQM_H */

@@ -17,17 +17,22 @@ if [ ! -f "$ksrc/net/sched/Makefile" ] || [ ! -f "$ksrc/net/sched/Kconfig" ]; th
 	aqm_die "$ksrc is not a kernel source tree"
 fi
 
-cp "$AQM_TOP"/net/sched/*.c "$AQM_TOP"/selftests/kunit/*.c "$ksrc/net/sched/"
-cp "$AQM_TOP"/include/net/*.h "$ksrc/include/net/"
-cp "$AQM_TOP"/include/uapi/linux/*.h "$ksrc/include/uapi/linux/"
+cp --remove-destination "$AQM_TOP"/net/sched/*.c "$AQM_TOP"/selftests/kunit/*.c "$ksrc/net/sched/"
+cp --remove-destination "$AQM_TOP"/include/net/*.h "$ksrc/include/net/"
+cp --remove-destination "$AQM_TOP"/include/uapi/linux/*.h "$ksrc/include/uapi/linux/"
+rm -f "$ksrc/net/sched/Kbuild.linux-aqm" "$ksrc/net/sched/Kconfig.linux-aqm"
 cat "$AQM_TOP/net/sched/Kbuild" "$AQM_TOP/selftests/kunit/Kbuild" \
 	>"$ksrc/net/sched/Kbuild.linux-aqm"
 cp "$AQM_TOP/Kconfig" "$ksrc/net/sched/Kconfig.linux-aqm"
 
 # shellcheck disable=SC2016 # make expands it, not the shell
 hook='include $(srctree)/$(src)/Kbuild.linux-aqm'
-grep -qxF "$hook" "$ksrc/net/sched/Makefile" ||
-	printf '\n%s\n' "$hook" >>"$ksrc/net/sched/Makefile"
+# rewrite (not append to) the file: a tree made with cp -al keeps the
+# original's inode untouched
+if ! grep -qxF "$hook" "$ksrc/net/sched/Makefile"; then
+	{ cat "$ksrc/net/sched/Makefile"; printf '\n%s\n' "$hook"; } >"$ksrc/net/sched/Makefile.new"
+	mv "$ksrc/net/sched/Makefile.new" "$ksrc/net/sched/Makefile"
+fi
 
 src_line='source "net/sched/Kconfig.linux-aqm"'
 if ! grep -qxF "$src_line" "$ksrc/net/sched/Kconfig"; then

@@ -14,7 +14,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 field() { bottleneck_stats | json_get "j[0][\"$1\"]"; }
 
-tap_plan 13
+tap_plan 12
 dumbbell_setup 40
 dumbbell_qdisc dcn
 

@@ -69,9 +69,10 @@ bad:
 }
 
 /**
- * aqm_qdisc_trim() - drop from the head until the queue fits @limit
+ * aqm_qdisc_trim_to() - drop from the head until the queue fits both limits
  * @sch:	the qdisc, tree lock held (change)
- * @limit:	packets
+ * @max_pkts:	packets
+ * @max_bytes:	bytes of backlog
  *
  * Used when `change` lowers the limit. A packet a parent has peeked sits
  * in sch->gso_skb and counts in sch->q.qlen: it is the head, so it goes
@@ -79,11 +80,12 @@ bad:
  *
  * Return: the number of packets dropped.
  */
-static inline unsigned int aqm_qdisc_trim(struct Qdisc *sch, u32 limit)
+static inline unsigned int aqm_qdisc_trim_to(struct Qdisc *sch, u32 max_pkts,
+					     u32 max_bytes)
 {
 	unsigned int qlen = sch->q.qlen, bytes = 0;
 
-	while (sch->q.qlen > limit) {
+	while (sch->q.qlen > max_pkts || sch->qstats.backlog > max_bytes) {
 		struct sk_buff *skb = __skb_dequeue(&sch->gso_skb);
 
 		if (skb)
@@ -98,32 +100,16 @@ static inline unsigned int aqm_qdisc_trim(struct Qdisc *sch, u32 limit)
 	return qlen - sch->q.qlen;
 }
 
-/**
- * aqm_qdisc_trim_bytes() - drop from the head until the backlog fits @limit
- * @sch:	the qdisc, tree lock held (change)
- * @limit:	bytes
- *
- * aqm_qdisc_trim() for a queue limited in bytes.
- *
- * Return: the number of packets dropped.
- */
+/* aqm_qdisc_trim_to() for a limit in packets */
+static inline unsigned int aqm_qdisc_trim(struct Qdisc *sch, u32 limit)
+{
+	return aqm_qdisc_trim_to(sch, limit, U32_MAX);
+}
+
+/* aqm_qdisc_trim_to() for a limit in bytes */
 static inline unsigned int aqm_qdisc_trim_bytes(struct Qdisc *sch, u32 limit)
 {
-	unsigned int qlen = sch->q.qlen, bytes = 0;
-
-	while (sch->qstats.backlog > limit) {
-		struct sk_buff *skb = __skb_dequeue(&sch->gso_skb);
-
-		if (skb)
-			sch->q.qlen--;
-		else
-			skb = __qdisc_dequeue_head(&sch->q);
-		bytes += qdisc_pkt_len(skb);
-		qdisc_qstats_backlog_dec(sch, skb);
-		rtnl_qdisc_drop(skb, sch);
-	}
-	qdisc_tree_reduce_backlog(sch, qlen - sch->q.qlen, bytes);
-	return qlen - sch->q.qlen;
+	return aqm_qdisc_trim_to(sch, U32_MAX, limit);
 }
 
 #endif /* __NET_AQM_QDISC_H */

@@ -29,7 +29,7 @@ done
 cd "$AQM_TOP"
 start=$(date +%s)
 "$AQM_TOP/scripts/deps.sh" --deb-src
-venv="$AQM_CACHE/venv/bin"
+venv="$AQM_VENV/bin"
 [ "$lint_only" -eq 1 ] || "$AQM_TOP/scripts/kernel/vmkernel.sh"
 vmkdir=$("$AQM_TOP/scripts/kernel/vmkernel.sh" --print-kdir)
 

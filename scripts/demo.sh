@@ -41,4 +41,4 @@ aqm_log "running ${#configs[@]} configurations for $secs s each"
 }
 echo
 echo "4 TCP flows, 10 Mbit/s bottleneck, 40 ms base RTT, $secs s per row:"
-PYTHONPATH="$AQM_TOP/scripts" "$AQM_CACHE/venv/bin/python3" -m aqmtools.demo_report "$out" "${names[@]}"
+PYTHONPATH="$AQM_TOP/scripts" "$AQM_VENV/bin/python3" -m aqmtools.demo_report "$out" "${names[@]}"

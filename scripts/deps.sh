@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install what building and testing linux-aqm needs on Debian 12:
 # Debian packages (apt-get) and a Python venv with the PyPI tools in
-# $AQM_CACHE/venv. Skips the work when nothing changed since the last run.
+# $AQM_VENV. Skips the work when nothing changed since the last run.
 #
 # Usage: deps.sh [--deb-src]
 #   --deb-src  also add a deb-src entry for this Debian suite, so that
@@ -10,20 +10,30 @@ set -euo pipefail
 # shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 
+# the packages of every tool in AQM_TOOLS (scripts/lib/common.sh), and
+# the libraries, headers and sources the builds need
 pkgs=(
-	build-essential bc bison flex libelf-dev libssl-dev dwarves cpio kmod
-	xz-utils perl "$AQM_KSRC_PKG" linux-headers-amd64 sparse
-	qemu-system-x86 udev iproute2 iputils-ping iperf3 ethtool
-	libmnl-dev libcap-dev pkg-config dpkg-dev
-	python3 python3-venv python3-pip shellcheck
+	"$AQM_KSRC_PKG" linux-headers-amd64 libelf-dev libssl-dev libmnl-dev
+	libcap-dev python3-venv python3-pip ca-certificates
 )
+for t in "${AQM_TOOLS[@]}"; do
+	p=${t#*:}
+	[ "$p" = venv ] || [[ " ${pkgs[*]} " == *" $p "* ]] || pkgs+=("$p")
+done
+
+# all_tools: every command of AQM_TOOLS is found
+all_tools() {
+	local t
+	for t in "${AQM_TOOLS[@]}"; do
+		command -v "${t%%:*}" >/dev/null 2>&1 || return 1
+	done
+}
 
 want_src=0
 [ "${1:-}" = "--deb-src" ] && want_src=1
 
-stamp="$AQM_CACHE/deps-$(cat "$0" "$AQM_TOP/scripts/requirements.txt" | sha256sum | cut -c1-12)-$want_src"
-if [ -f "$stamp" ] && dpkg-query -W "${pkgs[@]}" >/dev/null 2>&1 &&
-	[ -x "$AQM_CACHE/venv/bin/vng" ]; then
+stamp="$AQM_CACHE/deps-$(cat "$0" "$AQM_TOP/scripts/lib/common.sh" "$AQM_TOP/scripts/requirements.txt" | sha256sum | cut -c1-12)-$want_src"
+if [ -f "$stamp" ] && dpkg-query -W "${pkgs[@]}" >/dev/null 2>&1 && all_tools; then
 	exit 0
 fi
 
@@ -45,10 +55,12 @@ if [ "${#missing[@]}" -gt 0 ] || [ "$want_src" -eq 1 ]; then
 fi
 
 mkdir -p "$AQM_CACHE"
-if [ ! -x "$AQM_CACHE/venv/bin/python3" ]; then
-	/usr/bin/python3 -m venv "$AQM_CACHE/venv"
+if [ ! -x "$AQM_VENV/bin/python3" ]; then
+	/usr/bin/python3 -m venv "$AQM_VENV"
 fi
-"$AQM_CACHE/venv/bin/pip" install -q --disable-pip-version-check \
+"$AQM_VENV/bin/pip" install -q --disable-pip-version-check \
 	-r "$AQM_TOP/scripts/requirements.txt"
+# what was installed must be what the scripts run
+aqm_need "${AQM_TOOLS[@]%%:*}"
 touch "$stamp"
 aqm_log "dependencies ready"

@@ -2,11 +2,17 @@
 # Common definitions for the linux-aqm scripts: where things live.
 # Sourced, never run.
 
-AQM_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+AQM_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
 AQM_CACHE=${LINUX_AQM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/linux-aqm}
+# The venv of the PyPI tools (scripts/requirements.txt); its bin/ goes
+# first on PATH, since its tools start each other through PATH (vng runs
+# virtme-run).
+AQM_VENV="$AQM_CACHE/venv"
+# ip, tc, sysctl and depmod live in sbin, which a user's PATH may lack.
+PATH="$AQM_VENV/bin:$PATH:/usr/local/sbin:/usr/sbin:/sbin"
 # Debian package whose kernel source the test kernel is built from.
 AQM_KSRC_PKG=${AQM_KSRC_PKG:-linux-source-6.12}
-export AQM_TOP AQM_CACHE AQM_KSRC_PKG
+export AQM_TOP AQM_CACHE AQM_VENV AQM_KSRC_PKG PATH
 
 aqm_log() {
 	printf '[%s] %s\n' "$(basename "$0")" "$*" >&2
@@ -24,4 +30,36 @@ aqm_root() {
 	else
 		sudo "$@"
 	fi
+}
+
+# Every command the scripts run that a fresh Debian 12 machine may lack,
+# and what provides it: "command:source", source being a Debian package
+# or "venv" (scripts/requirements.txt). scripts/deps.sh installs them all
+# and then checks this table.
+AQM_TOOLS=(
+	git:git make:make gcc:build-essential bison:bison flex:flex bc:bc
+	pahole:dwarves cpio:cpio depmod:kmod xz:xz-utils perl:perl
+	sparse:sparse pkg-config:pkg-config dpkg-source:dpkg-dev
+	groff:groff-base shellcheck:shellcheck python3:python3
+	qemu-system-x86_64:qemu-system-x86 udevadm:udev script:bsdutils
+	ip:iproute2 tc:iproute2 ping:iputils-ping iperf3:iperf3
+	ethtool:ethtool sysctl:procps
+	vng:venv virtme-run:venv pytest:venv ruff:venv mypy:venv
+)
+
+# aqm_need CMD...: die naming the first missing command and what installs it
+aqm_need() {
+	local c t src
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 && continue
+		src=""
+		for t in "${AQM_TOOLS[@]}"; do
+			[ "${t%%:*}" = "$c" ] && src=${t#*:}
+		done
+		case "$src" in
+		venv) aqm_die "$c is missing from $AQM_VENV/bin: run 'make deps' (pip install -r scripts/requirements.txt into that venv)" ;;
+		"") aqm_die "$c is missing (not one of AQM_TOOLS in scripts/lib/common.sh)" ;;
+		*) aqm_die "$c is missing: run 'make deps' (or: apt-get install $src)" ;;
+		esac
+	done
 }

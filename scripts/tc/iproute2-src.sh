@@ -22,13 +22,36 @@ esac
 
 srclist=/etc/apt/sources.list.d/linux-aqm-deb-src.sources
 
+# add_deb_src: a deb-src twin of every deb entry of the system's sources,
+# in deb822 form (debian.sources, Debian 12 cloud images) or one-line form
+# (sources.list, the installer and debootstrap)
 add_deb_src() {
 	[ -f "$srclist" ] && return 0
-	local base=/etc/apt/sources.list.d/debian.sources
-	[ -f "$base" ] || aqm_die "no $base to derive a deb-src entry from"
+	local base=/etc/apt/sources.list.d/debian.sources list=/etc/apt/sources.list
 	aqm_log "adding deb-src entries in $srclist"
-	sed -n 's/^Types: deb$/Types: deb-src/; /^Types:\|^URIs:\|^Suites:\|^Components:\|^Signed-By:\|^$/p' \
-		"$base" | aqm_root tee "$srclist" >/dev/null
+	if [ -f "$base" ]; then
+		sed -n 's/^Types: deb$/Types: deb-src/; /^Types:\|^URIs:\|^Suites:\|^Components:\|^Signed-By:\|^$/p' \
+			"$base"
+	elif [ -f "$list" ]; then
+		awk '$1 == "deb" {
+			opts = ""
+			i = 2
+			if ($2 ~ /^\[/) { opts = $2; i = 3 }
+			printf "Types: deb-src\nURIs: %s\nSuites: %s\nComponents:", $i, $(i + 1)
+			for (j = i + 2; j <= NF; j++) printf " %s", $j
+			printf "\n"
+			if (opts ~ /signed-by=/) {
+				sub(/.*signed-by=/, "", opts)
+				sub(/[] ].*/, "", opts)
+				printf "Signed-By: %s\n", opts
+			}
+			printf "\n"
+		}' "$list"
+	else
+		aqm_die "neither $base nor $list to derive a deb-src entry from"
+	fi | aqm_root tee "$srclist" >/dev/null
+	grep -q '^Types: deb-src' "$srclist" ||
+		aqm_die "no deb entry in the system's apt sources to derive $srclist from"
 	aqm_root apt-get update -qq
 }
 

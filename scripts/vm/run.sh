@@ -4,6 +4,11 @@
 # writable. Prints the guest's output and exits with the command's status
 # (124 when it ran past the timeout).
 #
+# The guest sees the host's root filesystem, but with tmpfs over /tmp,
+# /var/tmp, /var/cache and a few more: the checkout ($AQM_TOP, writable)
+# and the cache ($AQM_CACHE, read-only) are always shared explicitly, so
+# that both may live anywhere.
+#
 # Works without a terminal (CI): vng is given a pseudo-terminal through
 # script(1) only when stdin is not one... see vm_exec below.
 #
@@ -31,18 +36,29 @@ done
 kdir=$("$AQM_TOP/scripts/kernel/vmkernel.sh" --print-kdir)
 bzimage="$kdir/arch/x86/boot/bzImage"
 [ -f "$bzimage" ] || aqm_die "no test kernel at $bzimage (run: make vmkernel)"
-vng="$AQM_CACHE/venv/bin/vng"
-[ -x "$vng" ] || aqm_die "no $vng (run: make deps)"
+# vng starts virtme-run and qemu through PATH (common.sh puts the venv's
+# bin/ first); it needs udev on the host so that the guest finds its virtio
+# console ports.
+aqm_need vng virtme-run qemu-system-x86_64 udevadm timeout
 
-# vng needs udev on the host so the guest finds its virtio console ports.
-command -v udevadm >/dev/null || aqm_die "udev is not installed (run: make deps)"
+# the checkout first: virtme mounts in order, and a folder given with
+# --rwdir may lie inside it
+shares=(--rwdir "$AQM_TOP")
+for ((i = 1; i < ${#rwdirs[@]}; i += 2)); do
+	d=$(realpath "${rwdirs[i]}")
+	case "$d/" in
+	"$AQM_TOP"/*) ;;
+	*) shares+=(--rwdir "$d") ;;
+	esac
+done
+[ -d "$AQM_CACHE" ] && shares+=(--rodir "$(realpath "$AQM_CACHE")")
 
 vm_exec() {
 	local accel=$1 limit=$2
 	shift 2
-	local args=(--run "$bzimage" --memory "$memory" --cpus 2 "${rwdirs[@]}")
+	local args=(--run "$bzimage" --memory "$memory" --cpus 2 "${shares[@]}")
 	[ "$accel" = tcg ] && args+=(--disable-kvm)
-	timeout --foreground -k 10 "$limit" "$vng" "${args[@]}" --exec "$*" </dev/null
+	timeout --foreground -k 10 "$limit" vng "${args[@]}" --exec "$*" </dev/null
 }
 
 accel=${AQM_VM_ACCEL:-}

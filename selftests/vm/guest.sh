@@ -21,6 +21,15 @@ export PATH="/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 mkdir -p "$out"
 echo "guest: $(uname -r), $(nproc) cpus"
 
+# the guest runs the host's programs: name any that is missing (the host's
+# scripts/deps.sh installs them; see AQM_TOOLS in scripts/lib/common.sh)
+for t in tc ip ping iperf3 ethtool sysctl python3 insmod "$AQM_CACHE/venv/bin/python3"; do
+	command -v "$t" >/dev/null && continue
+	echo "guest: $t is missing: run 'make deps' on the host" >&2
+	printf '1..1\nnot ok 1 %s is missing in the guest (run make deps)\n' "$t" >"$out/tools.tap"
+	exit 1
+done
+
 # tap FILE N OK DESC: append one TAP result line
 tap() {
 	local f=$1 n=$2 ok=$3 desc=$4

@@ -4,7 +4,9 @@
 # in it only what README.md tells a newcomer to install (git and make),
 # clone the repository into a folder the test VM cannot see unless the
 # scripts share it (/var/tmp), and run the commands there as root, with
-# /proc, /sys and /dev (so /dev/kvm) bound in. Prints each command's exit
+# /proc, /sys and /dev (so /dev/kvm) bound in. Of this machine the root gets
+# only its name resolution and its local CAs (/usr/local/share/ca-certificates,
+# which an egress proxy may need). Prints each command's exit
 # status and time; the full output of each is in LOGDIR.
 #
 # The root is made anew on every run unless --reuse is given, so that a
@@ -96,7 +98,14 @@ if [ "$reuse" -eq 0 ] || [ ! -x "$root/usr/bin/make" ]; then
 		deb $mirror bookworm-updates main
 		deb ${mirror%/debian}/debian-security bookworm-security main
 	EOF
+	# what the machine, not the project, provides: name resolution and the
+	# local CAs that its network needs (an egress proxy's), which
+	# ca-certificates adds to the system bundle when it is installed
 	cp /etc/resolv.conf "$root/etc/resolv.conf"
+	if compgen -G '/usr/local/share/ca-certificates/*.crt' >/dev/null; then
+		mkdir -p "$root/usr/local/share/ca-certificates"
+		cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
+	fi
 	mount_all
 	aqm_log "the README's prerequisites: apt-get install git make"
 	in_root 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq git make >/dev/null'

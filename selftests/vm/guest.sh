@@ -5,7 +5,9 @@
 # (scripts/aqmtools/tap.py). A stage that cannot run writes a failing
 # result rather than nothing.
 #
-# Usage: guest.sh OUT [STAGE...]   STAGE: kunit net tdc (default: all)
+# Usage: guest.sh OUT [STAGE...]
+#   STAGE: kunit, net, tdc (default: all three), or net:NAME for the one
+#   selftest selftests/net/NAME.sh
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -67,8 +69,17 @@ has_stage() {
 	return 1
 }
 
+# net_selected NAME: the net stage, or net:NAME, was asked for
+net_selected() {
+	has_stage net || has_stage "net:$1"
+}
+
+# since T0: seconds elapsed since T0 (a date +%s)
+since() { echo "$(($(date +%s) - $1)) s"; }
+
 # --- KUnit: each test module runs its suites when loaded ------------------
 if has_stage kunit; then
+	t0=$(date +%s)
 	tests=("$top"/selftests/kunit/*.ko)
 	f="$out/kunit-load.tap"
 	echo "1..${#tests[@]}" >"$f"
@@ -85,25 +96,28 @@ if has_stage kunit; then
 		cat "$r" >"$out/kunit-$suite.ktap"
 		echo "kunit: $suite: $(grep -cE '^\s+ok ' "$r") ok, $(grep -cE '^\s+not ok ' "$r") not ok"
 	done
+	echo "kunit: all suites in $(since "$t0")"
 fi
 
 # --- netns selftests: each script prints TAP ------------------------------
-if has_stage net; then
-	for t in "$top"/selftests/net/*.sh; do
-		[ "$(basename "$t")" != lib.sh ] || continue
-		name=$(basename "$t" .sh)
-		echo "net: $name"
-		rc=0
-		timeout 600 bash "$t" >"$out/net-$name.tap" 2>"$out/net-$name.err" || rc=$?
-		if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$out/net-$name.tap"; then
-			echo "not ok 999 $name exited with status $rc" >>"$out/net-$name.tap"
-		fi
-		tail -n 3 "$out/net-$name.err" || true
-	done
-fi
+for t in "$top"/selftests/net/*.sh; do
+	name=$(basename "$t" .sh)
+	if [ "$name" = lib ] || ! net_selected "$name"; then
+		continue
+	fi
+	t0=$(date +%s)
+	rc=0
+	timeout 600 bash "$t" >"$out/net-$name.tap" 2>"$out/net-$name.err" || rc=$?
+	if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$out/net-$name.tap"; then
+		echo "not ok 999 $name exited with status $rc" >>"$out/net-$name.tap"
+	fi
+	echo "net: $name ($(since "$t0"))"
+	tail -n 3 "$out/net-$name.err" || true
+done
 
 # --- tc-testing: the kernel's tdc.py runs our JSON cases -----------------
 if has_stage tdc; then
+	t0=$(date +%s)
 	cases=("$top"/selftests/tc-tests/*.json)
 	work=$(mktemp -d)
 	cp -r "$kdir/tools/testing/selftests/tc-testing/." "$work/"
@@ -119,7 +133,7 @@ if has_stage tdc; then
 	rc=0
 	(cd "$work" && "$AQM_CACHE/venv/bin/python3" ./tdc.py -f "${cases[@]}") \
 		>"$out/tdc.tap" 2>"$out/tdc.err" || rc=$?
-	echo "tdc: $(grep -c '^ok' "$out/tdc.tap" || true) ok, $(grep -c '^not ok' "$out/tdc.tap" || true) not ok"
+	echo "tdc: $(grep -c '^ok' "$out/tdc.tap" || true) ok, $(grep -c '^not ok' "$out/tdc.tap" || true) not ok ($(since "$t0"))"
 	if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$out/tdc.tap"; then
 		echo "not ok 999 tdc.py exited with status $rc" >>"$out/tdc.tap"
 	fi

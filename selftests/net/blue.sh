@@ -103,13 +103,9 @@ ecn_q=$(mean_q "$tmp/ecn.s")
 # 0.05 so that p_m climbs within the flood, delta2 0.005 (0.1/s) so that
 # the first snapshot still finds it up.
 dumbbell_qdisc blue limit 5 delta1 0.05 delta2 0.005
-htb_rate() {
-	ns_rtr tc class change dev "$BOTTLENECK_DEV" parent 1: classid 1:1 htb \
-		rate "$1" ceil "$1" burst 15k cburst 15k
-}
-htb_rate 100kbit
+bottleneck_rate 100kbit
 ns_snd ping -q -i 0.005 -s 1400 -w 3 "$RCV_IP" >/dev/null || true
-htb_rate "${AQM_RATE:-10mbit}"
+bottleneck_rate "${AQM_RATE:-10mbit}"
 snap idle1
 sleep 1
 snap idle2

@@ -146,6 +146,13 @@ dumbbell_qdisc() {
 	ns_rtr tc qdisc add dev "$BOTTLENECK_DEV" parent 1:1 handle 10: "$@"
 }
 
+# bottleneck_rate RATE: the htb bottleneck's rate and ceil (AQM_RATE, by
+# default 10mbit, is what dumbbell_setup sets)
+bottleneck_rate() {
+	ns_rtr tc class change dev "$BOTTLENECK_DEV" parent 1: classid 1:1 htb \
+		rate "$1" ceil "$1" burst 15k cburst 15k
+}
+
 # bottleneck_stats: tc -s -j of the qdisc under test (JSON object)
 bottleneck_stats() {
 	ns_rtr tc -s -j qdisc show dev "$BOTTLENECK_DEV" parent 1:1

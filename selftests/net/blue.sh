@@ -116,9 +116,11 @@ echo "# t=${SECONDS}s idle done" >&2
 # --- lowering the limit under traffic ----------------------------------------
 # freeze_time 10s: p_m stays at its first step, the queue fills
 dumbbell_qdisc blue limit 600 freeze_time 10s
-iperf_run 9 4 >/dev/null &
+# iperf3 may take seconds to start in a loaded VM: wait for the queue (up
+# to 8 s of the flows' 14) rather than for a fixed time
+iperf_run 14 4 >/dev/null &
 iperf=$!
-end=$((SECONDS + 4))
+end=$((SECONDS + 8))
 while [ "$SECONDS" -lt "$end" ] && [ "$(qlen_now)" -lt 150 ]; do
 	sleep 0.2
 done

@@ -131,7 +131,7 @@ if has_stage tdc; then
 		ENVIR = {'TC_LIB_DIR': '$TC_LIB_DIR', 'PATH': '$PATH'}
 	PY
 	rc=0
-	(cd "$work" && "$AQM_CACHE/venv/bin/python3" ./tdc.py -f "${cases[@]}") \
+	(cd "$work" && "$AQM_CACHE/venv/bin/python3" ./tdc.py -J "$(nproc)" -f "${cases[@]}") \
 		>"$out/tdc.tap" 2>"$out/tdc.err" || rc=$?
 	echo "tdc: $(grep -c '^ok' "$out/tdc.tap" || true) ok, $(grep -c '^not ok' "$out/tdc.tap" || true) not ok ($(since "$t0"))"
 	if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$out/tdc.tap"; then

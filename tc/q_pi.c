@@ -51,13 +51,13 @@ static int pi_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			unsigned int size;
 
 			NEXT_ARG();
-			if (!aqm_get_packets(&qref, *argv)) {
-				/* packets, or bytes in bytemode */
-			} else if (!get_size(&size, *argv)) {
+			/* a count (packets, or bytes in bytemode) or a size */
+			if (aqm_get_packets(&qref, *argv)) {
+				if (get_size(&size, *argv)) {
+					fprintf(stderr, "Illegal \"qref\"\n");
+					return -1;
+				}
 				qref = size;
-			} else {
-				fprintf(stderr, "Illegal \"qref\"\n");
-				return -1;
 			}
 			if (aqm_check_range("qref", qref, 1, UINT32_MAX, NULL))
 				return -1;

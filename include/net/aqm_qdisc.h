@@ -128,8 +128,11 @@ static inline int aqm_ecn_ceil_from_ratio(const struct aqm_ratio *r, u64 *ceil)
  *
  * The probability of aqm_share_hit() against the ceiling, without a
  * division: 1 - share/count <= ceil/2^32 <=> count - share <= count *
- * ceil / 2^32, and the left side is an integer, so flooring the right
- * side keeps the test exact.
+ * ceil / 2^32; the left side is an integer, so flooring the right side
+ * changes nothing. The test is exact for @ceil; @ceil itself is the
+ * configured ratio rounded down to a multiple of 2^-32, so a probability
+ * at the configured ceiling, or less than 2^-32 below it, may count as
+ * above it.
  */
 static inline bool aqm_share_prob_le(s64 share, s64 count, u64 ceil)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * aqm_util.c - helpers shared by the linux-aqm tc plugins: exact decimal
- * and rational gains (struct tc_aqm_ratio).
+ * and rational gains (struct aqm_ratio).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "utils.h"
+#include "libnetlink.h"
 #include "json_print.h"
 #include "aqm_util.h"
 
@@ -29,7 +30,7 @@ static int add_digit(__u64 *v, char c)
 	return 0;
 }
 
-static int get_decimal(struct tc_aqm_ratio *r, const char *arg)
+static int get_decimal(struct aqm_ratio *r, const char *arg)
 {
 	__u64 num = 0, den = 1;
 	const char *p = arg;
@@ -69,7 +70,7 @@ static int get_decimal(struct tc_aqm_ratio *r, const char *arg)
 	return 0;
 }
 
-int aqm_get_ratio(struct tc_aqm_ratio *r, const char *arg)
+int aqm_get_ratio(struct aqm_ratio *r, const char *arg)
 {
 	const char *slash = strchr(arg, '/');
 	char buf[64];
@@ -86,7 +87,7 @@ int aqm_get_ratio(struct tc_aqm_ratio *r, const char *arg)
 	return 0;
 }
 
-int aqm_parse_ratio_opt(struct tc_aqm_ratio *r, const char *name,
+int aqm_parse_ratio_opt(struct aqm_ratio *r, const char *name,
 			const char *arg)
 {
 	if (aqm_get_ratio(r, arg)) {
@@ -96,7 +97,7 @@ int aqm_parse_ratio_opt(struct tc_aqm_ratio *r, const char *name,
 	return 0;
 }
 
-double aqm_ratio_value(const struct tc_aqm_ratio *r)
+double aqm_ratio_value(const struct aqm_ratio *r)
 {
 	return r->den ? (double)r->num / (double)r->den : 0.0;
 }
@@ -113,7 +114,7 @@ static bool power_of_ten(__u64 v)
 	return v == 1;
 }
 
-void aqm_print_ratio(const char *key, const struct tc_aqm_ratio *r,
+void aqm_print_ratio(const char *key, const struct aqm_ratio *r,
 		     bool decimal)
 {
 	char fmt[32];
@@ -146,4 +147,92 @@ void aqm_print_time(const char *key, __u32 usec)
 		snprintf(fmt, sizeof(fmt), "%s %%uus ", key);
 	}
 	print_uint(PRINT_FP, NULL, fmt, usec);
+}
+
+void aqm_print_ratio_attr(const char *key, struct rtattr *attr, bool decimal)
+{
+	struct aqm_ratio r;
+
+	if (attr && aqm_rta_getattr_ratio(attr, &r))
+		aqm_print_ratio(key, &r, decimal);
+}
+
+int aqm_parse_prob_opt(struct aqm_ratio *r, const char *name,
+		       const char *arg, bool zero_ok)
+{
+	if (aqm_get_ratio(r, arg) || r->num > r->den ||
+	    (!zero_ok && !r->num)) {
+		fprintf(stderr, "Illegal \"%s\": must be a probability in %s\n",
+			name, zero_ok ? "[0, 1]" : "(0, 1]");
+		return -1;
+	}
+	return 0;
+}
+
+int aqm_addattr_ratio(struct nlmsghdr *n, int maxlen, int type,
+		      const struct aqm_ratio *r)
+{
+	struct rtattr *nest = addattr_nest(n, maxlen, type | NLA_F_NESTED);
+
+	if (addattr64(n, maxlen, TCA_AQM_RATIO_NUM, r->num) ||
+	    addattr64(n, maxlen, TCA_AQM_RATIO_DEN, r->den))
+		return -1;
+	addattr_nest_end(n, nest);
+	return 0;
+}
+
+bool aqm_rta_getattr_ratio(struct rtattr *attr, struct aqm_ratio *r)
+{
+	struct rtattr *tb[TCA_AQM_RATIO_MAX + 1];
+
+	parse_rtattr_nested(tb, TCA_AQM_RATIO_MAX, attr);
+	if (!tb[TCA_AQM_RATIO_NUM] || !tb[TCA_AQM_RATIO_DEN] ||
+	    RTA_PAYLOAD(tb[TCA_AQM_RATIO_NUM]) < sizeof(__u64) ||
+	    RTA_PAYLOAD(tb[TCA_AQM_RATIO_DEN]) < sizeof(__u64))
+		return false;
+	r->num = rta_getattr_u64(tb[TCA_AQM_RATIO_NUM]);
+	r->den = rta_getattr_u64(tb[TCA_AQM_RATIO_DEN]);
+	return r->den != 0;
+}
+
+void aqm_print_flag(const char *key, bool on)
+{
+	print_bool(PRINT_JSON, key, NULL, on);
+	if (on)
+		print_string(PRINT_FP, NULL, "%s ", key);
+}
+
+int aqm_get_packets(__u32 *val, const char *arg)
+{
+	char buf[32];
+	size_t n = strlen(arg);
+
+	if (!n || n >= sizeof(buf) || !isdigit((unsigned char)arg[0]))
+		return -1;
+	memcpy(buf, arg, n + 1);
+	if (buf[n - 1] == 'p')
+		buf[n - 1] = '\0';
+	return get_u32(val, buf, 10);
+}
+
+int aqm_get_usecs(__u32 *usec, const char *arg)
+{
+	unsigned int t;
+
+	/* get_time() takes "-1" and "nan" through strtod */
+	if (!isdigit((unsigned char)arg[0]) || get_time(&t, arg))
+		return -1;
+	*usec = t;
+	return 0;
+}
+
+int aqm_check_range(const char *name, __u64 v, __u64 min, __u64 max,
+		    const char *unit)
+{
+	if (v >= min && v <= max)
+		return 0;
+	fprintf(stderr, "Illegal \"%s\": must be %llu..%llu%s%s\n", name,
+		(unsigned long long)min, (unsigned long long)max,
+		unit ? " " : "", unit ?: "");
+	return -1;
 }

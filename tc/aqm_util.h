@@ -6,23 +6,58 @@
 #define _TC_AQM_UTIL_H_
 
 #include <stdbool.h>
+#include <linux/types.h>
+#include <linux/rtnetlink.h>
 #include <linux/pkt_aqm.h>
 
+/* A rational num / den: what a TCA_AQM_RATIO_* nest carries. */
+struct aqm_ratio {
+	__u64 num;
+	__u64 den;
+};
+
+/* Defaults the kernel applies, for the help texts. */
+#define AQM_ECN_CEIL_DEF	"0.1"
+
 /* Parse "NUM/DEN" or a decimal ("1.822e-5", "0.5") exactly. */
-int aqm_get_ratio(struct tc_aqm_ratio *r, const char *arg);
+int aqm_get_ratio(struct aqm_ratio *r, const char *arg);
 /* aqm_get_ratio() for option @name, with tc's "Illegal" message. */
-int aqm_parse_ratio_opt(struct tc_aqm_ratio *r, const char *name,
+int aqm_parse_ratio_opt(struct aqm_ratio *r, const char *name,
 			const char *arg);
+/* aqm_parse_ratio_opt() for a probability: in [0, 1], or (0, 1]. */
+int aqm_parse_prob_opt(struct aqm_ratio *r, const char *name,
+		       const char *arg, bool zero_ok);
+/* Add @r as a nest of TCA_AQM_RATIO_NUM and TCA_AQM_RATIO_DEN. */
+int aqm_addattr_ratio(struct nlmsghdr *n, int maxlen, int type,
+		      const struct aqm_ratio *r);
+/* Read a ratio nest; false when it is malformed. */
+bool aqm_rta_getattr_ratio(struct rtattr *attr, struct aqm_ratio *r);
 /* Print a ratio: decimal when DEN is a power of ten or @decimal is set. */
-void aqm_print_ratio(const char *key, const struct tc_aqm_ratio *r,
+void aqm_print_ratio(const char *key, const struct aqm_ratio *r,
 		     bool decimal);
-double aqm_ratio_value(const struct tc_aqm_ratio *r);
+/* aqm_print_ratio() of a ratio nest, if present and well formed. */
+void aqm_print_ratio_attr(const char *key, struct rtattr *attr, bool decimal);
+double aqm_ratio_value(const struct aqm_ratio *r);
 /* Print microseconds in the largest unit that keeps them exact ("6150us",
  * "246ms", "1s"), so that the printed text parses back to the same value;
  * JSON gets the number of microseconds under @key.
  */
 void aqm_print_time(const char *key, __u32 usec);
+/* A flag: JSON always has @key (true or false), text only the word when
+ * it is set.
+ */
+void aqm_print_flag(const char *key, bool on);
 /* A probability exported as a fraction of 2^32. */
 double aqm_prob_value(__u32 prob);
+/* A packet count: "1000" or "1000p", as the plugins print it. */
+int aqm_get_packets(__u32 *val, const char *arg);
+/* A time with get_time(): "10ms", "1s", "500us", "500" (us). */
+int aqm_get_usecs(__u32 *usec, const char *arg);
+/* Range check before sending, naming the option as the kernel's generic
+ * "integer out of range" cannot: prints 'Illegal "NAME": must be
+ * MIN..MAX UNIT' and returns -1 when @v is out of [min, max].
+ */
+int aqm_check_range(const char *name, __u64 v, __u64 min, __u64 max,
+		    const char *unit);
 
 #endif

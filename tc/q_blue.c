@@ -3,7 +3,6 @@
  * q_blue.c - tc plugin for the linux-aqm BLUE qdisc (see tc-blue(8)).
  */
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,33 +16,26 @@ enum blue_unit { BLUE_UNIT_ANY, BLUE_UNIT_PACKETS, BLUE_UNIT_BYTES };
 static void explain(void)
 {
 	fprintf(stderr,
-		"Usage: ... blue [ limit PACKETS | bytelimit BYTES ]\n"
-		"               [ threshold PACKETS|BYTES ]\n"
+		"Usage: ... blue [ limit PACKETS | bytelimit SIZE ]\n"
+		"               [ threshold PACKETS | threshold SIZE ]\n"
 		"               [ delta1 PROB ] [ delta2 PROB ] [ freeze_time TIME ]\n"
 		"               [ randomize | norandomize ] [ ecn | noecn ]\n"
-		"PROB is a decimal (0.0025) or a ratio (1/400) in (0, 1].\n"
+		"               [ ecn_ceil PROB ]\n"
+		"PROB is a decimal (0.0025) or a ratio (1/400): delta1 and delta2\n"
+		"in (0, 1], ecn_ceil in [0, 1].\n"
 		"threshold is in the limit's unit, 0 for off: Np for packets,\n"
 		"a size (60kb, 60000b) for bytes.\n"
-		"Defaults: limit 1000p delta1 0.01 delta2 0.001 freeze_time 50ms.\n");
+		"Defaults: limit 1000p threshold 0 delta1 0.01 delta2 0.001\n"
+		"          freeze_time 50ms norandomize noecn ecn_ceil " AQM_ECN_CEIL_DEF "\n");
 }
 
-/* "1000" or "1000p": a packet count. */
+/* "1000" or "1000p": a packet count; "1000p" says packets explicitly. */
 static int blue_get_packets(__u32 *val, const char *arg, enum blue_unit *unit)
 {
-	char buf[32];
-	size_t n = strlen(arg);
-
-	if (!n || n >= sizeof(buf))
+	if (aqm_get_packets(val, arg))
 		return -1;
-	memcpy(buf, arg, n + 1);
-	*unit = BLUE_UNIT_ANY;
-	if (buf[n - 1] == 'p') {
-		buf[n - 1] = '\0';
-		*unit = BLUE_UNIT_PACKETS;
-	}
-	if (!isdigit((unsigned char)buf[0]))
-		return -1;
-	return get_u32(val, buf, 10);
+	*unit = arg[strlen(arg) - 1] == 'p' ? BLUE_UNIT_PACKETS : BLUE_UNIT_ANY;
+	return 0;
 }
 
 /* "1000" (the limit's unit), "30p" (packets) or a size (bytes). */
@@ -61,36 +53,13 @@ static int blue_get_threshold(__u32 *val, const char *arg,
 	return 0;
 }
 
-/* A time in microseconds: "50ms", "1s", "500us", "50000" (us). */
-static int blue_get_time(__u32 *usec, const char *arg)
-{
-	double t;
-	char *p;
-
-	errno = 0;
-	t = strtod(arg, &p);
-	if (p == arg || errno || !(t >= 0))
-		return -1;
-	if (!strcasecmp(p, "s") || !strcasecmp(p, "sec") || !strcasecmp(p, "secs"))
-		t *= 1000000;
-	else if (!strcasecmp(p, "ms") || !strcasecmp(p, "msec") ||
-		 !strcasecmp(p, "msecs"))
-		t *= 1000;
-	else if (*p && strcasecmp(p, "us") && strcasecmp(p, "usec") &&
-		 strcasecmp(p, "usecs"))
-		return -1;
-	if (t > UINT32_MAX)
-		return -1;
-	*usec = (__u32)(t + 0.5);
-	return 0;
-}
-
 static int blue_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			  struct nlmsghdr *n, const char *dev)
 {
-	struct tc_aqm_ratio delta1 = {}, delta2 = {};
+	struct aqm_ratio delta1 = {}, delta2 = {}, ecn_ceil = {};
 	bool has_limit = false, has_bytelimit = false, has_threshold = false;
 	bool has_delta1 = false, has_delta2 = false, has_freeze = false;
+	bool has_ceil = false;
 	enum blue_unit unit, threshold_unit = BLUE_UNIT_ANY;
 	__u32 limit = 0, bytelimit = 0, threshold = 0, freeze = 0;
 	int ecn = -1, randomize = -1;
@@ -103,6 +72,8 @@ static int blue_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 				fprintf(stderr, "Illegal \"limit\": packets expected\n");
 				return -1;
 			}
+			if (aqm_check_range("limit", limit, 1, 1 << 20, "packets"))
+				return -1;
 			has_limit = true;
 		} else if (strcmp(*argv, "bytelimit") == 0) {
 			NEXT_ARG();
@@ -111,6 +82,9 @@ static int blue_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 				fprintf(stderr, "Illegal \"bytelimit\": a size expected\n");
 				return -1;
 			}
+			if (aqm_check_range("bytelimit", bytelimit, 1500, 1 << 30,
+					    "bytes"))
+				return -1;
 			has_bytelimit = true;
 		} else if (strcmp(*argv, "threshold") == 0) {
 			NEXT_ARG();
@@ -121,24 +95,23 @@ static int blue_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			has_threshold = true;
 		} else if (strcmp(*argv, "delta1") == 0) {
 			NEXT_ARG();
-			if (aqm_get_ratio(&delta1, *argv)) {
-				fprintf(stderr, "Illegal \"delta1\"\n");
+			if (aqm_parse_prob_opt(&delta1, "delta1", *argv, false))
 				return -1;
-			}
 			has_delta1 = true;
 		} else if (strcmp(*argv, "delta2") == 0) {
 			NEXT_ARG();
-			if (aqm_get_ratio(&delta2, *argv)) {
-				fprintf(stderr, "Illegal \"delta2\"\n");
+			if (aqm_parse_prob_opt(&delta2, "delta2", *argv, false))
 				return -1;
-			}
 			has_delta2 = true;
 		} else if (strcmp(*argv, "freeze_time") == 0) {
 			NEXT_ARG();
-			if (blue_get_time(&freeze, *argv)) {
+			if (aqm_get_usecs(&freeze, *argv)) {
 				fprintf(stderr, "Illegal \"freeze_time\"\n");
 				return -1;
 			}
+			if (aqm_check_range("freeze_time", freeze, 1000, 10000000,
+					    "us"))
+				return -1;
 			has_freeze = true;
 		} else if (strcmp(*argv, "randomize") == 0) {
 			randomize = 1;
@@ -148,6 +121,11 @@ static int blue_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			ecn = 1;
 		} else if (strcmp(*argv, "noecn") == 0) {
 			ecn = 0;
+		} else if (strcmp(*argv, "ecn_ceil") == 0) {
+			NEXT_ARG();
+			if (aqm_parse_prob_opt(&ecn_ceil, "ecn_ceil", *argv, true))
+				return -1;
+			has_ceil = true;
 		} else if (strcmp(*argv, "help") == 0) {
 			explain();
 			return -1;
@@ -178,27 +156,19 @@ static int blue_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	if (has_threshold)
 		addattr32(n, 1024, TCA_BLUE_THRESHOLD, threshold);
 	if (has_delta1)
-		addattr_l(n, 1024, TCA_BLUE_DELTA1, &delta1, sizeof(delta1));
+		aqm_addattr_ratio(n, 1024, TCA_BLUE_DELTA1, &delta1);
 	if (has_delta2)
-		addattr_l(n, 1024, TCA_BLUE_DELTA2, &delta2, sizeof(delta2));
+		aqm_addattr_ratio(n, 1024, TCA_BLUE_DELTA2, &delta2);
 	if (has_freeze)
 		addattr32(n, 1024, TCA_BLUE_FREEZE, freeze);
 	if (randomize != -1)
 		addattr8(n, 1024, TCA_BLUE_RANDOMIZE, randomize);
 	if (ecn != -1)
 		addattr8(n, 1024, TCA_BLUE_ECN, ecn);
+	if (has_ceil)
+		aqm_addattr_ratio(n, 1024, TCA_BLUE_ECN_CEIL, &ecn_ceil);
 	addattr_nest_end(n, tail);
 	return 0;
-}
-
-static void blue_print_ratio(struct rtattr *attr, const char *key)
-{
-	struct tc_aqm_ratio r;
-
-	if (!attr || RTA_PAYLOAD(attr) < sizeof(r))
-		return;
-	memcpy(&r, RTA_DATA(attr), sizeof(r));
-	aqm_print_ratio(key, &r, false);
 }
 
 static int blue_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
@@ -227,23 +197,20 @@ static int blue_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	print_uint(PRINT_JSON, "bytelimit", NULL, bytelimit);
 	print_uint(PRINT_JSON, "threshold", NULL, threshold);
 	if (bytelimit)
-		print_uint(PRINT_FP, NULL, "bytelimit %ub ", bytelimit);
+		print_size(PRINT_FP, NULL, "bytelimit %s ", bytelimit);
 	else
 		print_uint(PRINT_FP, NULL, "limit %up ", limit);
-	if (threshold)
-		print_uint(PRINT_FP, NULL,
-			   bytelimit ? "threshold %ub " : "threshold %up ",
-			   threshold);
-	blue_print_ratio(tb[TCA_BLUE_DELTA1], "delta1");
-	blue_print_ratio(tb[TCA_BLUE_DELTA2], "delta2");
+	if (threshold && bytelimit)
+		print_size(PRINT_FP, NULL, "threshold %s ", threshold);
+	else if (threshold)
+		print_uint(PRINT_FP, NULL, "threshold %up ", threshold);
+	aqm_print_ratio_attr("delta1", tb[TCA_BLUE_DELTA1], false);
+	aqm_print_ratio_attr("delta2", tb[TCA_BLUE_DELTA2], false);
 	if (tb[TCA_BLUE_FREEZE])
 		aqm_print_time("freeze_time", rta_getattr_u32(tb[TCA_BLUE_FREEZE]));
-	print_bool(PRINT_JSON, "randomize", NULL, randomize);
-	if (randomize)
-		print_string(PRINT_FP, NULL, "%s ", "randomize");
-	print_bool(PRINT_JSON, "ecn", NULL, ecn);
-	if (ecn)
-		print_string(PRINT_FP, NULL, "%s ", "ecn");
+	aqm_print_flag("randomize", randomize);
+	aqm_print_flag("ecn", ecn);
+	aqm_print_ratio_attr("ecn_ceil", tb[TCA_BLUE_ECN_CEIL], false);
 	return 0;
 }
 

@@ -16,34 +16,66 @@ static void explain(void)
 		"Usage: ... dcn [ limit PACKETS ] [ qref PACKETS ] [ a GAIN ] [ b GAIN ]\n"
 		"               [ tupdate TIME ] [ tdec TIME ] [ clear TIME ]\n"
 		"               [ threshold PACKETS ] [ sb_size SLOTS ] [ hb_size FLOWS ]\n"
-		"               [ ecn | noecn ]\n"
-		"GAIN is a decimal (0.05) or a ratio (1/20); a < b.\n");
+		"               [ ecn | noecn ] [ ecn_ceil PROB ]\n"
+		"GAIN is a decimal (0.05) or a ratio (1/20), a < b; PROB one in [0, 1].\n"
+		"Defaults: limit 1000p qref 24p a 1/20 b 1/12 tupdate 10ms tdec 800ms\n"
+		"          clear 100ms threshold 4p sb_size 4096 hb_size 2048 noecn\n"
+		"          ecn_ceil " AQM_ECN_CEIL_DEF "\n");
 }
 
-/* "name VALUE" words that take an unsigned count */
+enum dcn_unit { DCN_PACKETS, DCN_TIME, DCN_COUNT };
+
+/* "name VALUE" words that take a u32, with the kernel's ranges */
 struct dcn_u32_opt {
 	const char *name;
 	int type;
-	bool is_time;
+	enum dcn_unit unit;
+	__u32 min, max;
 };
 
 static const struct dcn_u32_opt dcn_u32_opts[] = {
-	{ "limit", TCA_DCN_LIMIT, false },
-	{ "qref", TCA_DCN_QREF, false },
-	{ "tupdate", TCA_DCN_TUPDATE, true },
-	{ "tdec", TCA_DCN_TDEC, true },
-	{ "clear", TCA_DCN_CLEAR, true },
-	{ "threshold", TCA_DCN_THRESHOLD, false },
-	{ "sb_size", TCA_DCN_SB_SIZE, false },
-	{ "hb_size", TCA_DCN_HB_SIZE, false },
+	{ "limit", TCA_DCN_LIMIT, DCN_PACKETS, 1, 1 << 20 },
+	{ "qref", TCA_DCN_QREF, DCN_PACKETS, 1, 1 << 20 },
+	{ "tupdate", TCA_DCN_TUPDATE, DCN_TIME, 100, 1000000 },
+	{ "tdec", TCA_DCN_TDEC, DCN_TIME, 1000, 60000000 },
+	{ "clear", TCA_DCN_CLEAR, DCN_TIME, 1000, 60000000 },
+	{ "threshold", TCA_DCN_THRESHOLD, DCN_PACKETS, 1, 65535 },
+	{ "sb_size", TCA_DCN_SB_SIZE, DCN_COUNT, 1, 262144 },
+	{ "hb_size", TCA_DCN_HB_SIZE, DCN_COUNT, 1, 65536 },
 };
+
+static int dcn_get_u32(const struct dcn_u32_opt *o, __u32 *v, const char *arg)
+{
+	unsigned int u;
+	int err;
+
+	switch (o->unit) {
+	case DCN_PACKETS:
+		err = aqm_get_packets(v, arg);
+		break;
+	case DCN_TIME:
+		err = aqm_get_usecs(v, arg);
+		break;
+	default:
+		err = get_unsigned(&u, arg, 0);
+		*v = u;
+		break;
+	}
+	if (err) {
+		fprintf(stderr, "Illegal \"%s\"\n", o->name);
+		return -1;
+	}
+	return aqm_check_range(o->name, *v, o->min, o->max,
+			       o->unit == DCN_PACKETS ? "packets" :
+			       o->unit == DCN_TIME ? "us" : NULL);
+}
 
 static int dcn_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			 struct nlmsghdr *n, const char *dev)
 {
 	__u32 vals[TCA_DCN_MAX + 1] = {};
 	bool set[TCA_DCN_MAX + 1] = {};
-	struct tc_aqm_ratio a = {}, b = {};
+	struct aqm_ratio a = {}, b = {}, ecn_ceil = {};
 	struct rtattr *tail;
 	int ecn = -1;
 	size_t i;
@@ -54,15 +86,10 @@ static int dcn_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 				break;
 		if (i < ARRAY_SIZE(dcn_u32_opts)) {
 			const struct dcn_u32_opt *o = &dcn_u32_opts[i];
-			unsigned int v;
 
 			NEXT_ARG();
-			if ((o->is_time ? get_time(&v, *argv) :
-					  get_unsigned(&v, *argv, 0)) || !v) {
-				fprintf(stderr, "Illegal \"%s\"\n", o->name);
+			if (dcn_get_u32(o, &vals[o->type], *argv))
 				return -1;
-			}
-			vals[o->type] = v;
 			set[o->type] = true;
 		} else if (strcmp(*argv, "a") == 0) {
 			NEXT_ARG();
@@ -78,6 +105,11 @@ static int dcn_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			ecn = 1;
 		} else if (strcmp(*argv, "noecn") == 0) {
 			ecn = 0;
+		} else if (strcmp(*argv, "ecn_ceil") == 0) {
+			NEXT_ARG();
+			if (aqm_parse_prob_opt(&ecn_ceil, "ecn_ceil", *argv, true))
+				return -1;
+			set[TCA_DCN_ECN_CEIL] = true;
 		} else if (strcmp(*argv, "help") == 0) {
 			explain();
 			return -1;
@@ -96,11 +128,13 @@ static int dcn_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			addattr32(n, 1024, dcn_u32_opts[i].type,
 				  vals[dcn_u32_opts[i].type]);
 	if (set[TCA_DCN_A])
-		addattr_l(n, 1024, TCA_DCN_A, &a, sizeof(a));
+		aqm_addattr_ratio(n, 1024, TCA_DCN_A, &a);
 	if (set[TCA_DCN_B])
-		addattr_l(n, 1024, TCA_DCN_B, &b, sizeof(b));
+		aqm_addattr_ratio(n, 1024, TCA_DCN_B, &b);
 	if (ecn != -1)
 		addattr8(n, 1024, TCA_DCN_ECN, ecn);
+	if (set[TCA_DCN_ECN_CEIL])
+		aqm_addattr_ratio(n, 1024, TCA_DCN_ECN_CEIL, &ecn_ceil);
 	addattr_nest_end(n, tail);
 	return 0;
 }
@@ -108,7 +142,7 @@ static int dcn_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 static int dcn_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 {
 	struct rtattr *tb[TCA_DCN_MAX + 1];
-	struct tc_aqm_ratio r;
+	bool ecn = false;
 
 	if (!opt)
 		return 0;
@@ -120,14 +154,8 @@ static int dcn_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	if (tb[TCA_DCN_QREF])
 		print_uint(PRINT_ANY, "qref", "qref %up ",
 			   rta_getattr_u32(tb[TCA_DCN_QREF]));
-	if (tb[TCA_DCN_A] && RTA_PAYLOAD(tb[TCA_DCN_A]) >= sizeof(r)) {
-		memcpy(&r, RTA_DATA(tb[TCA_DCN_A]), sizeof(r));
-		aqm_print_ratio("a", &r, false);
-	}
-	if (tb[TCA_DCN_B] && RTA_PAYLOAD(tb[TCA_DCN_B]) >= sizeof(r)) {
-		memcpy(&r, RTA_DATA(tb[TCA_DCN_B]), sizeof(r));
-		aqm_print_ratio("b", &r, false);
-	}
+	aqm_print_ratio_attr("a", tb[TCA_DCN_A], false);
+	aqm_print_ratio_attr("b", tb[TCA_DCN_B], false);
 	if (tb[TCA_DCN_TUPDATE])
 		aqm_print_time("tupdate", rta_getattr_u32(tb[TCA_DCN_TUPDATE]));
 	if (tb[TCA_DCN_TDEC])
@@ -143,8 +171,10 @@ static int dcn_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	if (tb[TCA_DCN_HB_SIZE])
 		print_uint(PRINT_ANY, "hb_size", "hb_size %u ",
 			   rta_getattr_u32(tb[TCA_DCN_HB_SIZE]));
-	if (tb[TCA_DCN_ECN] && rta_getattr_u8(tb[TCA_DCN_ECN]))
-		print_bool(PRINT_ANY, "ecn", "ecn ", true);
+	if (tb[TCA_DCN_ECN])
+		ecn = rta_getattr_u8(tb[TCA_DCN_ECN]);
+	aqm_print_flag("ecn", ecn);
+	aqm_print_ratio_attr("ecn_ceil", tb[TCA_DCN_ECN_CEIL], false);
 	return 0;
 }
 
@@ -168,7 +198,10 @@ static int dcn_print_xstats(struct qdisc_util *qu, FILE *f,
 	print_uint(PRINT_ANY, "hb_hwm", " hb_hwm %u", st.hb_hwm);
 	print_uint(PRINT_ANY, "hb_capacity", " hb_capacity %u", st.hb_capacity);
 	print_uint(PRINT_ANY, "sb_size", " sb_size %u", st.sb_size);
-	print_u64(PRINT_ANY, "memory", " memory %llub", st.memory);
+	if (st.memory <= UINT32_MAX)
+		print_size(PRINT_ANY, "memory", " memory %s", st.memory);
+	else
+		print_u64(PRINT_ANY, "memory", " memory %llub", st.memory);
 	print_nl();
 	print_u64(PRINT_ANY, "promotions", "  promotions %llu", st.promotions);
 	print_u64(PRINT_ANY, "removals", " removals %llu", st.removals);

@@ -13,39 +13,54 @@
 static void explain(void)
 {
 	fprintf(stderr,
-		"Usage: ... pi [ limit PACKETS ] [ qref PACKETS|BYTES ]\n"
+		"Usage: ... pi [ limit PACKETS ] [ qref PACKETS | qref SIZE ]\n"
 		"              [ a GAIN b GAIN ] [ tupdate TIME ]\n"
-		"              [ rate RATE ] [ rtt TIME ] [ flows N ] [ avpkt BYTES ]\n"
-		"              [ ecn | noecn ] [ bytemode | nobytemode ]\n"
-		"GAIN is a decimal (1.822e-5) or a ratio (1822/100000000).\n"
-		"Without a and b, they come from Hollot's design rule for\n"
-		"rate, rtt (largest RTT) and flows (smallest flow count).\n");
+		"              [ rate RATE ] [ rtt TIME ] [ flows N ] [ avpkt SIZE ]\n"
+		"              [ ecn | noecn ] [ ecn_ceil PROB ]\n"
+		"              [ bytemode | nobytemode ]\n"
+		"GAIN is a decimal (1.822e-5) or a ratio (1822/100000000), PROB one\n"
+		"in [0, 1]. Without a and b, they come from Hollot's design rule for\n"
+		"rate, rtt (largest RTT) and flows (smallest flow count), and\n"
+		"tupdate defaults to rtt/40.\n"
+		"Defaults: limit 1000p qref 24p (24 * avpkt in bytemode)\n"
+		"          rate 30mbit rtt 246ms flows 60 avpkt 1000b noecn\n"
+		"          ecn_ceil " AQM_ECN_CEIL_DEF " nobytemode\n");
 }
 
 static int pi_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			struct nlmsghdr *n, const char *dev)
 {
-	struct tc_aqm_ratio a = {}, b = {};
-	unsigned int limit = 0, qref = 0, tupdate = 0, rtt = 0;
+	struct aqm_ratio a = {}, b = {}, ecn_ceil = {};
+	__u32 limit = 0, qref = 0, tupdate = 0, rtt = 0;
 	unsigned int flows = 0, avpkt = 0;
 	int ecn = -1, bytemode = -1;
-	bool has_a = false, has_b = false;
+	bool has_a = false, has_b = false, has_ceil = false;
 	__u64 rate = 0;
 	struct rtattr *tail;
 
 	while (argc > 0) {
 		if (strcmp(*argv, "limit") == 0) {
 			NEXT_ARG();
-			if (get_unsigned(&limit, *argv, 0) || !limit) {
+			if (aqm_get_packets(&limit, *argv)) {
 				fprintf(stderr, "Illegal \"limit\"\n");
 				return -1;
 			}
-		} else if (strcmp(*argv, "qref") == 0) {
-			NEXT_ARG();
-			if (get_size(&qref, *argv) || !qref) {
-				fprintf(stderr, "Illegal \"qref\"\n");
+			if (aqm_check_range("limit", limit, 1, 1 << 20, "packets"))
 				return -1;
+		} else if (strcmp(*argv, "qref") == 0) {
+			unsigned int size;
+
+			NEXT_ARG();
+			/* a count (packets, or bytes in bytemode) or a size */
+			if (aqm_get_packets(&qref, *argv)) {
+				if (get_size(&size, *argv)) {
+					fprintf(stderr, "Illegal \"qref\"\n");
+					return -1;
+				}
+				qref = size;
 			}
+			if (aqm_check_range("qref", qref, 1, UINT32_MAX, NULL))
+				return -1;
 		} else if (strcmp(*argv, "a") == 0) {
 			NEXT_ARG();
 			if (aqm_parse_ratio_opt(&a, "a", *argv))
@@ -58,10 +73,12 @@ static int pi_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			has_b = true;
 		} else if (strcmp(*argv, "tupdate") == 0) {
 			NEXT_ARG();
-			if (get_time(&tupdate, *argv) || !tupdate) {
+			if (aqm_get_usecs(&tupdate, *argv)) {
 				fprintf(stderr, "Illegal \"tupdate\"\n");
 				return -1;
 			}
+			if (aqm_check_range("tupdate", tupdate, 100, 1000000, "us"))
+				return -1;
 		} else if (strcmp(*argv, "rate") == 0) {
 			NEXT_ARG();
 			if (get_rate64(&rate, *argv) || !rate) {
@@ -70,26 +87,37 @@ static int pi_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			}
 		} else if (strcmp(*argv, "rtt") == 0) {
 			NEXT_ARG();
-			if (get_time(&rtt, *argv) || !rtt) {
+			if (aqm_get_usecs(&rtt, *argv)) {
 				fprintf(stderr, "Illegal \"rtt\"\n");
 				return -1;
 			}
+			if (aqm_check_range("rtt", rtt, 1000, 10000000, "us"))
+				return -1;
 		} else if (strcmp(*argv, "flows") == 0) {
 			NEXT_ARG();
-			if (get_unsigned(&flows, *argv, 0) || !flows) {
+			if (get_unsigned(&flows, *argv, 0)) {
 				fprintf(stderr, "Illegal \"flows\"\n");
 				return -1;
 			}
+			if (aqm_check_range("flows", flows, 1, 65535, NULL))
+				return -1;
 		} else if (strcmp(*argv, "avpkt") == 0) {
 			NEXT_ARG();
-			if (get_size(&avpkt, *argv) || !avpkt) {
+			if (get_size(&avpkt, *argv)) {
 				fprintf(stderr, "Illegal \"avpkt\"\n");
 				return -1;
 			}
+			if (aqm_check_range("avpkt", avpkt, 40, 65535, "bytes"))
+				return -1;
 		} else if (strcmp(*argv, "ecn") == 0) {
 			ecn = 1;
 		} else if (strcmp(*argv, "noecn") == 0) {
 			ecn = 0;
+		} else if (strcmp(*argv, "ecn_ceil") == 0) {
+			NEXT_ARG();
+			if (aqm_parse_prob_opt(&ecn_ceil, "ecn_ceil", *argv, true))
+				return -1;
+			has_ceil = true;
 		} else if (strcmp(*argv, "bytemode") == 0) {
 			bytemode = 1;
 		} else if (strcmp(*argv, "nobytemode") == 0) {
@@ -117,8 +145,8 @@ static int pi_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	if (qref)
 		addattr32(n, 1024, TCA_PI_QREF, qref);
 	if (has_a) {
-		addattr_l(n, 1024, TCA_PI_A, &a, sizeof(a));
-		addattr_l(n, 1024, TCA_PI_B, &b, sizeof(b));
+		aqm_addattr_ratio(n, 1024, TCA_PI_A, &a);
+		aqm_addattr_ratio(n, 1024, TCA_PI_B, &b);
 	}
 	if (tupdate)
 		addattr32(n, 1024, TCA_PI_TUPDATE, tupdate);
@@ -132,6 +160,8 @@ static int pi_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		addattr32(n, 1024, TCA_PI_AVPKT, avpkt);
 	if (ecn != -1)
 		addattr8(n, 1024, TCA_PI_ECN, ecn);
+	if (has_ceil)
+		aqm_addattr_ratio(n, 1024, TCA_PI_ECN_CEIL, &ecn_ceil);
 	if (bytemode != -1)
 		addattr8(n, 1024, TCA_PI_BYTEMODE, bytemode);
 	addattr_nest_end(n, tail);
@@ -141,8 +171,7 @@ static int pi_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 static int pi_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 {
 	struct rtattr *tb[TCA_PI_MAX + 1];
-	bool bytemode = false, designed = false;
-	struct tc_aqm_ratio r;
+	bool bytemode = false, designed = false, ecn = false;
 
 	if (!opt)
 		return 0;
@@ -152,27 +181,27 @@ static int pi_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		bytemode = rta_getattr_u8(tb[TCA_PI_BYTEMODE]);
 	if (tb[TCA_PI_DESIGNED])
 		designed = rta_getattr_u8(tb[TCA_PI_DESIGNED]);
+	if (tb[TCA_PI_ECN])
+		ecn = rta_getattr_u8(tb[TCA_PI_ECN]);
 
 	if (tb[TCA_PI_LIMIT])
 		print_uint(PRINT_ANY, "limit", "limit %up ",
 			   rta_getattr_u32(tb[TCA_PI_LIMIT]));
-	if (tb[TCA_PI_QREF])
-		print_uint(PRINT_ANY, "qref", bytemode ? "qref %ub " : "qref %up ",
-			   rta_getattr_u32(tb[TCA_PI_QREF]));
-	if (tb[TCA_PI_A] && RTA_PAYLOAD(tb[TCA_PI_A]) >= sizeof(r)) {
-		memcpy(&r, RTA_DATA(tb[TCA_PI_A]), sizeof(r));
-		aqm_print_ratio("a", &r, designed);
+	if (tb[TCA_PI_QREF]) {
+		if (bytemode)
+			print_size(PRINT_ANY, "qref", "qref %s ",
+				   rta_getattr_u32(tb[TCA_PI_QREF]));
+		else
+			print_uint(PRINT_ANY, "qref", "qref %up ",
+				   rta_getattr_u32(tb[TCA_PI_QREF]));
 	}
-	if (tb[TCA_PI_B] && RTA_PAYLOAD(tb[TCA_PI_B]) >= sizeof(r)) {
-		memcpy(&r, RTA_DATA(tb[TCA_PI_B]), sizeof(r));
-		aqm_print_ratio("b", &r, designed);
-	}
+	aqm_print_ratio_attr("a", tb[TCA_PI_A], designed);
+	aqm_print_ratio_attr("b", tb[TCA_PI_B], designed);
 	if (tb[TCA_PI_TUPDATE])
 		aqm_print_time("tupdate", rta_getattr_u32(tb[TCA_PI_TUPDATE]));
-	if (tb[TCA_PI_ECN] && rta_getattr_u8(tb[TCA_PI_ECN]))
-		print_bool(PRINT_ANY, "ecn", "ecn ", true);
-	if (bytemode)
-		print_bool(PRINT_ANY, "bytemode", "bytemode ", true);
+	aqm_print_flag("ecn", ecn);
+	aqm_print_ratio_attr("ecn_ceil", tb[TCA_PI_ECN_CEIL], false);
+	aqm_print_flag("bytemode", bytemode);
 	print_bool(PRINT_JSON, "designed", NULL, designed);
 	if (designed)
 		print_string(PRINT_FP, NULL, "%s", "designed for ");
@@ -185,7 +214,7 @@ static int pi_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		print_uint(PRINT_ANY, "flows", "flows %u ",
 			   rta_getattr_u32(tb[TCA_PI_FLOWS]));
 	if (tb[TCA_PI_AVPKT])
-		print_uint(PRINT_ANY, "avpkt", "avpkt %ub ",
+		print_size(PRINT_ANY, "avpkt", "avpkt %s ",
 			   rta_getattr_u32(tb[TCA_PI_AVPKT]));
 	return 0;
 }
@@ -204,7 +233,7 @@ static int pi_print_xstats(struct qdisc_util *qu, FILE *f,
 	print_float(PRINT_ANY, "prob", "  prob %lg", aqm_prob_value(st.prob));
 	print_uint(PRINT_ANY, "qlen_sampled", " qlen_sampled %u",
 		   st.qlen_sampled);
-	print_uint(PRINT_ANY, "mean_pktlen", " mean_pktlen %u", st.mean_pktlen);
+	print_size(PRINT_ANY, "mean_pktlen", " mean_pktlen %s", st.mean_pktlen);
 	print_u64(PRINT_ANY, "samples", " samples %llu", st.samples);
 	print_nl();
 	print_u64(PRINT_ANY, "early_drops", "  early_drops %llu", st.early_drops);

@@ -1,71 +1,145 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * aqm_qdisc.h - small helpers shared by the FIFO-based linux-aqm qdiscs
- * (pi, dcn, afd, blue). Header-only: no module dependency.
+ * (pi, dcn, afd, blue): ratio options in netlink, the ECN marking ceiling,
+ * trimming the queue to a lowered limit. Header-only: no module dependency.
  */
 #ifndef __NET_AQM_QDISC_H
 #define __NET_AQM_QDISC_H
 
+#include <linux/math64.h>
 #include <linux/skbuff.h>
+#include <net/aqm_pi.h>
 #include <net/netlink.h>
 #include <net/sch_generic.h>
+#include <uapi/linux/pkt_aqm.h>
+
+/*
+ * Ranges: small ones go in the policy (NLA_POLICY_RANGE/MIN/MAX), larger
+ * ones in a struct netlink_range_validation (NLA_POLICY_FULL_RANGE), so
+ * that policy dumps show them all. Those structs are not const: Linux 6.1
+ * (Debian 12's kernel) takes a plain pointer there, only 6.7 and later a
+ * const one, and the modules build against both.
+ */
 
 /**
- * struct aqm_nla_range - accepted values of one numeric netlink option
- * @min:	smallest value
- * @max:	largest value
- * @msg:	extack message naming the option and its range
+ * struct aqm_ratio - a non-negative rational number, num / den
+ * @num:	numerator
+ * @den:	denominator; > 0 once set
+ *
+ * What netlink carries in a TCA_AQM_RATIO_* nest, kept as set so that a
+ * dump returns exactly what was configured.
  */
-struct aqm_nla_range {
-	u64 min;
-	u64 max;
-	const char *msg;
+struct aqm_ratio {
+	u64 num;
+	u64 den;
 };
 
-/**
- * aqm_nla_check_range() - range check of a u8/u32/u64 option
- * @attr:	the attribute (its type indexes @ranges)
- * @ranges:	per-type ranges; entries without @msg are not checked
- * @n:		number of entries of @ranges
- * @extack:	gets @msg and the attribute on failure
- *
- * The body of each qdisc's NLA_POLICY_VALIDATE_FN callback, so that the
- * policy table keeps the ranges and a rejection names the option, which
- * the generic "integer out of range" of NLA_POLICY_RANGE does not.
- *
- * Return: 0 or -EINVAL.
- */
-static inline int aqm_nla_check_range(const struct nlattr *attr,
-				      const struct aqm_nla_range *ranges,
-				      unsigned int n,
-				      struct netlink_ext_ack *extack)
-{
-	unsigned int type = nla_type(attr);
-	u64 v;
+static const struct nla_policy aqm_ratio_policy[TCA_AQM_RATIO_MAX + 1] = {
+	[TCA_AQM_RATIO_NUM]	= { .type = NLA_U64 },
+	[TCA_AQM_RATIO_DEN]	= NLA_POLICY_MIN(NLA_U64, 1),
+};
 
-	if (type >= n || !ranges[type].msg)
-		return 0;
-	switch (nla_len(attr)) {
-	case sizeof(u8):
-		v = nla_get_u8(attr);
-		break;
-	case sizeof(u32):
-		v = nla_get_u32(attr);
-		break;
-	case sizeof(u64):
-		v = nla_get_u64(attr);
-		break;
-	default:
-		goto bad;
+/* Policy entry of an option that is a ratio nest. */
+#define AQM_NLA_POLICY_RATIO	NLA_POLICY_NESTED(aqm_ratio_policy)
+
+/**
+ * aqm_nla_get_ratio() - read a ratio nest that the policy has validated
+ * @nla:	an attribute with policy AQM_NLA_POLICY_RATIO
+ * @r:		output; left alone on error
+ *
+ * The policy has checked the types and den > 0; what it cannot check is
+ * that both members are present. The caller names the option in extack.
+ *
+ * Return: 0, or -EINVAL when num or den is missing.
+ */
+static inline int aqm_nla_get_ratio(const struct nlattr *nla,
+				    struct aqm_ratio *r)
+{
+	struct nlattr *tb[TCA_AQM_RATIO_MAX + 1];
+
+	if (nla_parse_nested(tb, TCA_AQM_RATIO_MAX, nla, aqm_ratio_policy,
+			     NULL) ||
+	    !tb[TCA_AQM_RATIO_NUM] || !tb[TCA_AQM_RATIO_DEN])
+		return -EINVAL;
+	r->num = nla_get_u64(tb[TCA_AQM_RATIO_NUM]);
+	r->den = nla_get_u64(tb[TCA_AQM_RATIO_DEN]);
+	return 0;
+}
+
+/**
+ * aqm_nla_put_ratio() - dump num / den as a ratio nest
+ * @skb:	the message
+ * @type:	attribute type of the nest
+ * @num:	numerator
+ * @den:	denominator
+ *
+ * Return: 0 or -EMSGSIZE (the nest is cancelled).
+ */
+static inline int aqm_nla_put_ratio(struct sk_buff *skb, int type, u64 num,
+				    u64 den)
+{
+	struct nlattr *nest = nla_nest_start(skb, type);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u64_64bit(skb, TCA_AQM_RATIO_NUM, num, TCA_AQM_RATIO_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_AQM_RATIO_DEN, den, TCA_AQM_RATIO_PAD)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
 	}
-	if (v >= ranges[type].min && v <= ranges[type].max)
-		return 0;
-bad:
-	/* NL_SET_ERR_MSG_ATTR() takes only string literals */
-	NL_SET_BAD_ATTR(extack, attr);
-	if (extack)
-		extack->_msg = ranges[type].msg;
-	return -EINVAL;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/*
+ * ECN marking ceiling, as in RED and PIE: with ecn, an ECT packet is
+ * CE-marked instead of dropped only while the drop probability is at most
+ * the ceiling; above it ECT packets are dropped like the others, so that an
+ * unresponsive ECT flow cannot hold the queue. Default: PIE's 10%.
+ * Probabilities are fractions of AQM_PI_ONE = 2^32 (include/net/aqm_pi.h).
+ */
+#define AQM_ECN_CEIL_DEF	((struct aqm_ratio){ .num = 1, .den = 10 })
+
+/**
+ * aqm_ecn_ceil_from_ratio() - the ceiling in the probability scale
+ * @r:		ratio as set, den > 0
+ * @ceil:	output: floor(num / den * 2^32), in [0, AQM_PI_ONE]
+ *
+ * Rounding down is exact for the test p <= num / den: for an integer p,
+ * p <= x is the same as p <= floor(x).
+ *
+ * Return: 0, or -EINVAL when the ratio is above 1.
+ */
+static inline int aqm_ecn_ceil_from_ratio(const struct aqm_ratio *r, u64 *ceil)
+{
+	if (!r->den || r->num > r->den)
+		return -EINVAL;
+	/* num <= den: the quotient is at most 2^32 */
+	*ceil = mul_u64_u64_div_u64(r->num, AQM_PI_ONE, r->den);
+	return 0;
+}
+
+/**
+ * aqm_share_prob_le() - is max(0, 1 - share / count) <= ceil?
+ * @share:	fair share (DCN's pref, AFD's M_fair), AQM_PI_ONE = 1 packet
+ * @count:	the flow's count, same unit
+ * @ceil:	from aqm_ecn_ceil_from_ratio()
+ *
+ * The probability of aqm_share_hit() against the ceiling, without a
+ * division: 1 - share/count <= ceil/2^32 <=> count - share <= count *
+ * ceil / 2^32; the left side is an integer, so flooring the right side
+ * changes nothing. The test is exact for @ceil; @ceil itself is the
+ * configured ratio rounded down to a multiple of 2^-32, so a probability
+ * at the configured ceiling, or less than 2^-32 below it, may count as
+ * above it.
+ */
+static inline bool aqm_share_prob_le(s64 share, s64 count, u64 ceil)
+{
+	if (ceil >= AQM_PI_ONE || count <= share || count <= 0)
+		return true;
+	share = max_t(s64, share, 0);
+	return (u64)(count - share) <= mul_u64_u32_shr((u64)count, (u32)ceil, 32);
 }
 
 /**

@@ -53,10 +53,12 @@
  * @freeze_us:	freeze_time, microseconds
  * @randomize:	random freeze intervals
  * @ecn:	mark ECT packets instead of dropping them
+ * @ecn_ceil:	largest p_m at which ECT packets are marked
  */
 struct blue_cfg {
-	struct tc_aqm_ratio delta1;
-	struct tc_aqm_ratio delta2;
+	struct aqm_ratio delta1;
+	struct aqm_ratio delta2;
+	struct aqm_ratio ecn_ceil;
 	u32 limit;
 	u32 bytelimit;
 	u32 threshold;
@@ -72,6 +74,7 @@ struct blue_cfg {
  * @vars:	p_m (AQM_BLUE_ONE = 1.0) and the end of the freeze interval
  * @idle_since:	time the queue became empty, ns; valid while it is empty
  * @idle_ns:	time spent empty before @idle_since, ns
+ * @ecn_ceil:	cfg.ecn_ceil in the scale of p_m
  * @stats:	counters exported in tc_blue_xstats
  */
 struct blue_sched_data {
@@ -80,6 +83,7 @@ struct blue_sched_data {
 	struct aqm_blue_vars vars;
 	u64 idle_since;
 	u64 idle_ns;
+	u64 ecn_ceil;
 	struct tc_blue_xstats stats;
 };
 
@@ -121,7 +125,8 @@ static int blue_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	}
 
 	if (q->vars.p_m > 0 && aqm_prob_hit(q->vars.p_m, get_random_u32())) {
-		if (c->ecn && INET_ECN_set_ce(skb)) {
+		if (c->ecn && q->vars.p_m <= q->ecn_ceil &&
+		    INET_ECN_set_ce(skb)) {
 			q->stats.marks++;
 		} else {
 			q->stats.early_drops++;
@@ -152,59 +157,35 @@ static struct sk_buff *blue_qdisc_dequeue(struct Qdisc *sch)
 	return skb;
 }
 
-static const struct aqm_nla_range blue_ranges[TCA_BLUE_MAX + 1] = {
-	[TCA_BLUE_LIMIT]	= { 1, BLUE_MAX_LIMIT,
-				    "sch_blue: limit must be 1..1048576 packets" },
-	[TCA_BLUE_BYTELIMIT]	= { BLUE_MIN_BYTELIMIT, BLUE_MAX_BYTELIMIT,
-				    "sch_blue: bytelimit must be 1500..1073741824 bytes" },
-	[TCA_BLUE_FREEZE]	= { 1000, 10000000,
-				    "sch_blue: freeze_time must be 1ms..10s" },
-	[TCA_BLUE_RANDOMIZE]	= { 0, 1, "sch_blue: randomize must be 0 or 1" },
-	[TCA_BLUE_ECN]		= { 0, 1, "sch_blue: ecn must be 0 or 1" },
+static struct netlink_range_validation blue_limit_range = {
+	.min = 1, .max = BLUE_MAX_LIMIT,
 };
 
-static int blue_validate(const struct nlattr *attr,
-			 struct netlink_ext_ack *extack)
-{
-	const struct tc_aqm_ratio *r = nla_data(attr);
-	u64 delta;
+static struct netlink_range_validation blue_bytelimit_range = {
+	.min = BLUE_MIN_BYTELIMIT, .max = BLUE_MAX_BYTELIMIT,
+};
 
-	switch (nla_type(attr)) {
-	case TCA_BLUE_DELTA1:
-		if (nla_len(attr) == sizeof(*r) &&
-		    !aqm_blue_delta_from_ratio(r->num, r->den, &delta))
-			return 0;
-		NL_SET_ERR_MSG_ATTR(extack, attr,
-				    "sch_blue: delta1 must be a ratio in (0, 1]");
-		return -EINVAL;
-	case TCA_BLUE_DELTA2:
-		if (nla_len(attr) == sizeof(*r) &&
-		    !aqm_blue_delta_from_ratio(r->num, r->den, &delta))
-			return 0;
-		NL_SET_ERR_MSG_ATTR(extack, attr,
-				    "sch_blue: delta2 must be a ratio in (0, 1]");
-		return -EINVAL;
-	}
-	return aqm_nla_check_range(attr, blue_ranges, ARRAY_SIZE(blue_ranges),
-				   extack);
-}
+static struct netlink_range_validation blue_freeze_range = {
+	.min = USEC_PER_MSEC, .max = 10 * USEC_PER_SEC,
+};
 
 static const struct nla_policy blue_policy[TCA_BLUE_MAX + 1] = {
-	[TCA_BLUE_LIMIT]	= NLA_POLICY_VALIDATE_FN(NLA_U32, blue_validate),
-	[TCA_BLUE_BYTELIMIT]	= NLA_POLICY_VALIDATE_FN(NLA_U32, blue_validate),
-	[TCA_BLUE_THRESHOLD]	= { .type = NLA_U32 },
-	[TCA_BLUE_DELTA1]	= NLA_POLICY_VALIDATE_FN(NLA_BINARY, blue_validate,
-							 sizeof(struct tc_aqm_ratio)),
-	[TCA_BLUE_DELTA2]	= NLA_POLICY_VALIDATE_FN(NLA_BINARY, blue_validate,
-							 sizeof(struct tc_aqm_ratio)),
-	[TCA_BLUE_FREEZE]	= NLA_POLICY_VALIDATE_FN(NLA_U32, blue_validate),
-	[TCA_BLUE_RANDOMIZE]	= NLA_POLICY_VALIDATE_FN(NLA_U8, blue_validate),
-	[TCA_BLUE_ECN]		= NLA_POLICY_VALIDATE_FN(NLA_U8, blue_validate),
+	[TCA_BLUE_LIMIT]     = NLA_POLICY_FULL_RANGE(NLA_U32, &blue_limit_range),
+	[TCA_BLUE_BYTELIMIT] = NLA_POLICY_FULL_RANGE(NLA_U32, &blue_bytelimit_range),
+	[TCA_BLUE_THRESHOLD] = { .type = NLA_U32 },
+	[TCA_BLUE_DELTA1]    = AQM_NLA_POLICY_RATIO,
+	[TCA_BLUE_DELTA2]    = AQM_NLA_POLICY_RATIO,
+	[TCA_BLUE_FREEZE]    = NLA_POLICY_FULL_RANGE(NLA_U32, &blue_freeze_range),
+	[TCA_BLUE_RANDOMIZE] = NLA_POLICY_MAX(NLA_U8, 1),
+	[TCA_BLUE_ECN]	     = NLA_POLICY_MAX(NLA_U8, 1),
+	[TCA_BLUE_ECN_CEIL]  = AQM_NLA_POLICY_RATIO,
 };
 
-/* Update rule parameters from a configuration; nothing changes on error. */
+/* Update rule parameters from a configuration; nothing changes on error.
+ * @tb: the request's options, for extack (NULL in init)
+ */
 static int blue_params(const struct blue_cfg *c, struct aqm_blue_params *p,
-		       struct netlink_ext_ack *extack)
+		       struct nlattr **tb, struct netlink_ext_ack *extack)
 {
 	if (c->threshold && c->limit && c->threshold >= c->limit) {
 		NL_SET_ERR_MSG_MOD(extack, "threshold must be below limit (0: off)");
@@ -218,10 +199,18 @@ static int blue_params(const struct blue_cfg *c, struct aqm_blue_params *p,
 		.freeze_us = c->freeze_us,
 		.randomize = c->randomize,
 	};
-	/* the policy checked both ratios */
-	if (aqm_blue_delta_from_ratio(c->delta1.num, c->delta1.den, &p->delta1) ||
-	    aqm_blue_delta_from_ratio(c->delta2.num, c->delta2.den, &p->delta2))
+	if (aqm_blue_delta_from_ratio(c->delta1.num, c->delta1.den,
+				      &p->delta1)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb ? tb[TCA_BLUE_DELTA1] : NULL,
+				    "delta1 must be a ratio in (0, 1]");
 		return -EINVAL;
+	}
+	if (aqm_blue_delta_from_ratio(c->delta2.num, c->delta2.den,
+				      &p->delta2)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb ? tb[TCA_BLUE_DELTA2] : NULL,
+				    "delta2 must be a ratio in (0, 1]");
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -233,8 +222,8 @@ static int blue_change(struct Qdisc *sch, struct nlattr *opt,
 	struct aqm_blue_params params;
 	struct blue_cfg c = q->cfg;
 	unsigned int dropped;
+	u64 now, ecn_ceil;
 	bool empty;
-	u64 now;
 	int err;
 
 	err = nla_parse_nested(tb, TCA_BLUE_MAX, opt, blue_policy, extack);
@@ -257,10 +246,29 @@ static int blue_change(struct Qdisc *sch, struct nlattr *opt,
 		c.threshold = nla_get_u32(tb[TCA_BLUE_THRESHOLD]);
 	else if (!c.bytelimit != !q->cfg.bytelimit)
 		c.threshold = 0;	/* the unit changed: back to off */
-	if (tb[TCA_BLUE_DELTA1])
-		memcpy(&c.delta1, nla_data(tb[TCA_BLUE_DELTA1]), sizeof(c.delta1));
-	if (tb[TCA_BLUE_DELTA2])
-		memcpy(&c.delta2, nla_data(tb[TCA_BLUE_DELTA2]), sizeof(c.delta2));
+	if (tb[TCA_BLUE_DELTA1] &&
+	    aqm_nla_get_ratio(tb[TCA_BLUE_DELTA1], &c.delta1)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_BLUE_DELTA1],
+				    "delta1 needs a numerator and a denominator");
+		return -EINVAL;
+	}
+	if (tb[TCA_BLUE_DELTA2] &&
+	    aqm_nla_get_ratio(tb[TCA_BLUE_DELTA2], &c.delta2)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_BLUE_DELTA2],
+				    "delta2 needs a numerator and a denominator");
+		return -EINVAL;
+	}
+	if (tb[TCA_BLUE_ECN_CEIL] &&
+	    aqm_nla_get_ratio(tb[TCA_BLUE_ECN_CEIL], &c.ecn_ceil)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_BLUE_ECN_CEIL],
+				    "ecn_ceil needs a numerator and a denominator");
+		return -EINVAL;
+	}
+	if (aqm_ecn_ceil_from_ratio(&c.ecn_ceil, &ecn_ceil)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_BLUE_ECN_CEIL],
+				    "ecn_ceil must be a probability in [0, 1]");
+		return -EINVAL;
+	}
 	if (tb[TCA_BLUE_FREEZE])
 		c.freeze_us = nla_get_u32(tb[TCA_BLUE_FREEZE]);
 	if (tb[TCA_BLUE_RANDOMIZE])
@@ -268,7 +276,7 @@ static int blue_change(struct Qdisc *sch, struct nlattr *opt,
 	if (tb[TCA_BLUE_ECN])
 		c.ecn = nla_get_u8(tb[TCA_BLUE_ECN]);
 
-	err = blue_params(&c, &params, extack);
+	err = blue_params(&c, &params, tb, extack);
 	if (err)
 		return err;
 
@@ -283,6 +291,7 @@ static int blue_change(struct Qdisc *sch, struct nlattr *opt,
 				   now + aqm_blue_next_freeze(&params));
 	q->cfg = c;
 	q->params = params;
+	q->ecn_ceil = ecn_ceil;
 
 	if (c.bytelimit)
 		dropped = aqm_qdisc_trim_bytes(sch, c.bytelimit);
@@ -307,8 +316,12 @@ static int blue_init(struct Qdisc *sch, struct nlattr *opt,
 		.delta2 = { .num = 1, .den = 1000 },
 		.limit = BLUE_DEF_LIMIT,
 		.freeze_us = BLUE_DEF_FREEZE_US,
+		.ecn_ceil = AQM_ECN_CEIL_DEF,
 	};
-	err = blue_params(&q->cfg, &q->params, extack);
+	err = blue_params(&q->cfg, &q->params, NULL, extack);
+	if (err)
+		return err;
+	err = aqm_ecn_ceil_from_ratio(&q->cfg.ecn_ceil, &q->ecn_ceil);
 	if (err)
 		return err;
 	aqm_blue_vars_init(&q->vars, now);
@@ -324,17 +337,21 @@ static int blue_dump(struct Qdisc *sch, struct sk_buff *skb)
 	const struct blue_cfg *c = &q->cfg;
 	struct nlattr *opts;
 
-	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
+	opts = nla_nest_start(skb, TCA_OPTIONS);
 	if (!opts)
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, TCA_BLUE_LIMIT, c->limit) ||
 	    nla_put_u32(skb, TCA_BLUE_BYTELIMIT, c->bytelimit) ||
 	    nla_put_u32(skb, TCA_BLUE_THRESHOLD, c->threshold) ||
-	    nla_put(skb, TCA_BLUE_DELTA1, sizeof(c->delta1), &c->delta1) ||
-	    nla_put(skb, TCA_BLUE_DELTA2, sizeof(c->delta2), &c->delta2) ||
+	    aqm_nla_put_ratio(skb, TCA_BLUE_DELTA1, c->delta1.num,
+			      c->delta1.den) ||
+	    aqm_nla_put_ratio(skb, TCA_BLUE_DELTA2, c->delta2.num,
+			      c->delta2.den) ||
 	    nla_put_u32(skb, TCA_BLUE_FREEZE, c->freeze_us) ||
 	    nla_put_u8(skb, TCA_BLUE_RANDOMIZE, c->randomize) ||
-	    nla_put_u8(skb, TCA_BLUE_ECN, c->ecn))
+	    nla_put_u8(skb, TCA_BLUE_ECN, c->ecn) ||
+	    aqm_nla_put_ratio(skb, TCA_BLUE_ECN_CEIL, c->ecn_ceil.num,
+			      c->ecn_ceil.den))
 		goto nla_put_failure;
 	return nla_nest_end(skb, opts);
 

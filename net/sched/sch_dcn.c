@@ -69,10 +69,12 @@
  * @sb_size:	SB slots
  * @hb_size:	HB capacity
  * @ecn:	mark ECT packets instead of dropping them
+ * @ecn_ceil:	largest drop probability at which ECT packets are marked
  */
 struct dcn_cfg {
-	struct tc_aqm_ratio a;
-	struct tc_aqm_ratio b;
+	struct aqm_ratio a;
+	struct aqm_ratio b;
+	struct aqm_ratio ecn_ceil;
 	u32 limit;
 	u32 qref;
 	u32 tupdate_us;
@@ -92,6 +94,7 @@ struct dcn_cfg {
  * @dcn:	SB and HB tables and their counters
  * @key:	per-instance flow hash key
  * @next_dec:	time of the next Tdec decay, ns
+ * @ecn_ceil:	cfg.ecn_ceil as a fraction of AQM_PI_ONE
  * @stats:	counters exported in tc_dcn_xstats
  */
 struct dcn_sched_data {
@@ -101,6 +104,7 @@ struct dcn_sched_data {
 	struct aqm_dcn dcn;
 	siphash_key_t key;
 	u64 next_dec;
+	u64 ecn_ceil;
 	struct tc_dcn_xstats stats;
 };
 
@@ -148,7 +152,9 @@ static int dcn_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 
 	e = aqm_dcn_classify(&q->dcn, aqm_flow_id(skb, &q->key), now);
 	if (e && aqm_share_hit(q->vars.x, e->val, get_random_u32())) {
-		if (q->cfg.ecn && INET_ECN_set_ce(skb)) {
+		if (q->cfg.ecn &&
+		    aqm_share_prob_le(q->vars.x, e->val, q->ecn_ceil) &&
+		    INET_ECN_set_ce(skb)) {
 			q->stats.marks++;
 		} else {
 			q->stats.early_drops++;
@@ -166,37 +172,43 @@ static struct sk_buff *dcn_qdisc_dequeue(struct Qdisc *sch)
 	return qdisc_dequeue_head(sch);
 }
 
-static const struct aqm_nla_range dcn_ranges[TCA_DCN_MAX + 1] = {
-	[TCA_DCN_LIMIT]	    = { 1, 1 << 20, "sch_dcn: limit must be 1..1048576 packets" },
-	[TCA_DCN_QREF]	    = { 1, 1 << 20, "sch_dcn: qref must be 1..1048576 packets" },
-	[TCA_DCN_TUPDATE]   = { 100, 1000000, "sch_dcn: tupdate must be 100us..1s" },
-	[TCA_DCN_TDEC]	    = { 1000, 60000000, "sch_dcn: tdec must be 1ms..60s" },
-	[TCA_DCN_CLEAR]	    = { 1000, 60000000, "sch_dcn: clear must be 1ms..60s" },
-	[TCA_DCN_THRESHOLD] = { 1, 65535, "sch_dcn: threshold must be 1..65535 packets" },
-	[TCA_DCN_SB_SIZE]   = { 1, AQM_SB_MAX, "sch_dcn: sb_size must be 1..262144" },
-	[TCA_DCN_HB_SIZE]   = { 1, AQM_FTAB_MAX, "sch_dcn: hb_size must be 1..65536" },
-	[TCA_DCN_ECN]	    = { 0, 1, "sch_dcn: ecn must be 0 or 1" },
+static struct netlink_range_validation dcn_qlen_range = {
+	.min = 1, .max = 1 << 20,
 };
 
-static int dcn_validate(const struct nlattr *attr,
-			struct netlink_ext_ack *extack)
-{
-	return aqm_nla_check_range(attr, dcn_ranges, ARRAY_SIZE(dcn_ranges),
-				   extack);
-}
+static struct netlink_range_validation dcn_tupdate_range = {
+	.min = 100, .max = USEC_PER_SEC,
+};
+
+static struct netlink_range_validation dcn_period_range = {
+	.min = USEC_PER_MSEC, .max = 60 * USEC_PER_SEC,
+};
+
+static struct netlink_range_validation dcn_threshold_range = {
+	.min = 1, .max = 65535,
+};
+
+static struct netlink_range_validation dcn_sb_range = {
+	.min = 1, .max = AQM_SB_MAX,
+};
+
+static struct netlink_range_validation dcn_hb_range = {
+	.min = 1, .max = AQM_FTAB_MAX,
+};
 
 static const struct nla_policy dcn_policy[TCA_DCN_MAX + 1] = {
-	[TCA_DCN_LIMIT]		= NLA_POLICY_VALIDATE_FN(NLA_U32, dcn_validate),
-	[TCA_DCN_QREF]		= NLA_POLICY_VALIDATE_FN(NLA_U32, dcn_validate),
-	[TCA_DCN_A]		= NLA_POLICY_EXACT_LEN(sizeof(struct tc_aqm_ratio)),
-	[TCA_DCN_B]		= NLA_POLICY_EXACT_LEN(sizeof(struct tc_aqm_ratio)),
-	[TCA_DCN_TUPDATE]	= NLA_POLICY_VALIDATE_FN(NLA_U32, dcn_validate),
-	[TCA_DCN_TDEC]		= NLA_POLICY_VALIDATE_FN(NLA_U32, dcn_validate),
-	[TCA_DCN_CLEAR]		= NLA_POLICY_VALIDATE_FN(NLA_U32, dcn_validate),
-	[TCA_DCN_THRESHOLD]	= NLA_POLICY_VALIDATE_FN(NLA_U32, dcn_validate),
-	[TCA_DCN_SB_SIZE]	= NLA_POLICY_VALIDATE_FN(NLA_U32, dcn_validate),
-	[TCA_DCN_HB_SIZE]	= NLA_POLICY_VALIDATE_FN(NLA_U32, dcn_validate),
-	[TCA_DCN_ECN]		= NLA_POLICY_VALIDATE_FN(NLA_U8, dcn_validate),
+	[TCA_DCN_LIMIT]	    = NLA_POLICY_FULL_RANGE(NLA_U32, &dcn_qlen_range),
+	[TCA_DCN_QREF]	    = NLA_POLICY_FULL_RANGE(NLA_U32, &dcn_qlen_range),
+	[TCA_DCN_A]	    = AQM_NLA_POLICY_RATIO,
+	[TCA_DCN_B]	    = AQM_NLA_POLICY_RATIO,
+	[TCA_DCN_TUPDATE]   = NLA_POLICY_FULL_RANGE(NLA_U32, &dcn_tupdate_range),
+	[TCA_DCN_TDEC]	    = NLA_POLICY_FULL_RANGE(NLA_U32, &dcn_period_range),
+	[TCA_DCN_CLEAR]	    = NLA_POLICY_FULL_RANGE(NLA_U32, &dcn_period_range),
+	[TCA_DCN_THRESHOLD] = NLA_POLICY_FULL_RANGE(NLA_U32, &dcn_threshold_range),
+	[TCA_DCN_SB_SIZE]   = NLA_POLICY_FULL_RANGE(NLA_U32, &dcn_sb_range),
+	[TCA_DCN_HB_SIZE]   = NLA_POLICY_FULL_RANGE(NLA_U32, &dcn_hb_range),
+	[TCA_DCN_ECN]	    = NLA_POLICY_MAX(NLA_U8, 1),
+	[TCA_DCN_ECN_CEIL]  = AQM_NLA_POLICY_RATIO,
 };
 
 /* Controller parameters from a configuration; nothing is changed on error. */
@@ -241,6 +253,7 @@ static int dcn_change(struct Qdisc *sch, struct nlattr *opt,
 	struct aqm_pi_params params;
 	struct dcn_cfg c = q->cfg;
 	bool resize_sb, resize_hb;
+	u64 ecn_ceil;
 	int err;
 
 	if (opt) {
@@ -255,10 +268,27 @@ static int dcn_change(struct Qdisc *sch, struct nlattr *opt,
 		c.limit = nla_get_u32(tb[TCA_DCN_LIMIT]);
 	if (tb[TCA_DCN_QREF])
 		c.qref = nla_get_u32(tb[TCA_DCN_QREF]);
-	if (tb[TCA_DCN_A])
-		memcpy(&c.a, nla_data(tb[TCA_DCN_A]), sizeof(c.a));
-	if (tb[TCA_DCN_B])
-		memcpy(&c.b, nla_data(tb[TCA_DCN_B]), sizeof(c.b));
+	if (tb[TCA_DCN_A] && aqm_nla_get_ratio(tb[TCA_DCN_A], &c.a)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DCN_A],
+				    "a needs a numerator and a denominator");
+		return -EINVAL;
+	}
+	if (tb[TCA_DCN_B] && aqm_nla_get_ratio(tb[TCA_DCN_B], &c.b)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DCN_B],
+				    "b needs a numerator and a denominator");
+		return -EINVAL;
+	}
+	if (tb[TCA_DCN_ECN_CEIL] &&
+	    aqm_nla_get_ratio(tb[TCA_DCN_ECN_CEIL], &c.ecn_ceil)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DCN_ECN_CEIL],
+				    "ecn_ceil needs a numerator and a denominator");
+		return -EINVAL;
+	}
+	if (aqm_ecn_ceil_from_ratio(&c.ecn_ceil, &ecn_ceil)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DCN_ECN_CEIL],
+				    "ecn_ceil must be a probability in [0, 1]");
+		return -EINVAL;
+	}
 	if (tb[TCA_DCN_TUPDATE])
 		c.tupdate_us = nla_get_u32(tb[TCA_DCN_TUPDATE]);
 	if (tb[TCA_DCN_TDEC])
@@ -308,6 +338,7 @@ static int dcn_change(struct Qdisc *sch, struct nlattr *opt,
 	q->params = params;
 	q->dcn.clear_ns = (u64)c.clear_us * NSEC_PER_USEC;
 	q->dcn.threshold = c.threshold;
+	q->ecn_ceil = ecn_ceil;
 	q->cfg = c;
 	WRITE_ONCE(sch->limit, c.limit);
 	aqm_qdisc_trim(sch, c.limit);
@@ -339,6 +370,7 @@ static int dcn_init(struct Qdisc *sch, struct nlattr *opt,
 		.threshold = DCN_DEF_THRESHOLD,
 		.sb_size = DCN_DEF_SB_SIZE,
 		.hb_size = DCN_DEF_HB_SIZE,
+		.ecn_ceil = AQM_ECN_CEIL_DEF,
 	};
 	aqm_flow_key_init(&q->key);
 	sch->limit = DCN_DEF_LIMIT;
@@ -384,20 +416,22 @@ static int dcn_dump(struct Qdisc *sch, struct sk_buff *skb)
 	const struct dcn_cfg *c = &q->cfg;
 	struct nlattr *opts;
 
-	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
+	opts = nla_nest_start(skb, TCA_OPTIONS);
 	if (!opts)
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, TCA_DCN_LIMIT, READ_ONCE(sch->limit)) ||
 	    nla_put_u32(skb, TCA_DCN_QREF, c->qref) ||
-	    nla_put(skb, TCA_DCN_A, sizeof(c->a), &c->a) ||
-	    nla_put(skb, TCA_DCN_B, sizeof(c->b), &c->b) ||
+	    aqm_nla_put_ratio(skb, TCA_DCN_A, c->a.num, c->a.den) ||
+	    aqm_nla_put_ratio(skb, TCA_DCN_B, c->b.num, c->b.den) ||
 	    nla_put_u32(skb, TCA_DCN_TUPDATE, c->tupdate_us) ||
 	    nla_put_u32(skb, TCA_DCN_TDEC, c->tdec_us) ||
 	    nla_put_u32(skb, TCA_DCN_CLEAR, c->clear_us) ||
 	    nla_put_u32(skb, TCA_DCN_THRESHOLD, c->threshold) ||
 	    nla_put_u32(skb, TCA_DCN_SB_SIZE, c->sb_size) ||
 	    nla_put_u32(skb, TCA_DCN_HB_SIZE, c->hb_size) ||
-	    nla_put_u8(skb, TCA_DCN_ECN, c->ecn))
+	    nla_put_u8(skb, TCA_DCN_ECN, c->ecn) ||
+	    aqm_nla_put_ratio(skb, TCA_DCN_ECN_CEIL, c->ecn_ceil.num,
+			      c->ecn_ceil.den))
 		goto nla_put_failure;
 	return nla_nest_end(skb, opts);
 

@@ -52,6 +52,7 @@
  * @rate:	design rule link rate, bytes/s
  * @a:		gain on q(k) - qref as set; den == 0: derived
  * @b:		gain on q(k-1) - qref as set; den == 0: derived
+ * @ecn_ceil:	largest probability at which ECT packets are marked
  * @limit:	hard limit, packets
  * @qref:	target queue, packets or bytes; 0: PI_DEF_QREF packets
  * @tupdate_us:	sampling period; 0: R+/40
@@ -63,8 +64,9 @@
  */
 struct pi_cfg {
 	u64 rate;
-	struct tc_aqm_ratio a;
-	struct tc_aqm_ratio b;
+	struct aqm_ratio a;
+	struct aqm_ratio b;
+	struct aqm_ratio ecn_ceil;
 	u32 limit;
 	u32 qref;
 	u32 tupdate_us;
@@ -82,6 +84,7 @@ struct pi_cfg {
  * @vars:	controller state; vars.x is the probability, AQM_PI_ONE = 1.0
  * @mean_len:	mean packet length, 1/256 bytes (bytemode)
  * @recip_mean:	2^32 / mean packet length, refreshed every sample
+ * @ecn_ceil:	cfg.ecn_ceil in the scale of vars.x
  * @designed:	a and b came from the design rule
  * @stats:	counters exported in tc_pi_xstats
  */
@@ -91,6 +94,7 @@ struct pi_sched_data {
 	struct aqm_pi_vars vars;
 	u32 mean_len;
 	u32 recip_mean;
+	u64 ecn_ceil;
 	bool designed;
 	struct tc_pi_xstats stats;
 };
@@ -133,7 +137,7 @@ static int pi_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		p = aqm_prob_scale_len(p, len, q->recip_mean);
 	}
 	if (p > 0 && aqm_prob_hit(p, get_random_u32())) {
-		if (q->cfg.ecn && INET_ECN_set_ce(skb)) {
+		if (q->cfg.ecn && p <= q->ecn_ceil && INET_ECN_set_ce(skb)) {
 			q->stats.marks++;
 		} else {
 			q->stats.early_drops++;
@@ -151,38 +155,40 @@ static struct sk_buff *pi_qdisc_dequeue(struct Qdisc *sch)
 	return qdisc_dequeue_head(sch);
 }
 
-static const struct aqm_nla_range pi_ranges[TCA_PI_MAX + 1] = {
-	[TCA_PI_LIMIT]	 = { 1, 1 << 20, "sch_pi: limit must be 1..1048576 packets" },
-	[TCA_PI_QREF]	 = { 1, U32_MAX, "sch_pi: qref must be at least 1" },
-	[TCA_PI_TUPDATE] = { 100, 1000000, "sch_pi: tupdate must be 100us..1s" },
-	[TCA_PI_ECN]	 = { 0, 1, "sch_pi: ecn must be 0 or 1" },
-	[TCA_PI_BYTEMODE] = { 0, 1, "sch_pi: bytemode must be 0 or 1" },
-	[TCA_PI_RATE]	 = { 1, U64_MAX, "sch_pi: rate must be positive" },
-	[TCA_PI_RTT]	 = { 1000, 10000000, "sch_pi: rtt must be 1ms..10s" },
-	[TCA_PI_FLOWS]	 = { 1, 65535, "sch_pi: flows must be 1..65535" },
-	[TCA_PI_AVPKT]	 = { 40, 65535, "sch_pi: avpkt must be 40..65535 bytes" },
+static struct netlink_range_validation pi_limit_range = {
+	.min = 1, .max = 1 << 20,
 };
 
-static int pi_validate(const struct nlattr *attr,
-		       struct netlink_ext_ack *extack)
-{
-	return aqm_nla_check_range(attr, pi_ranges, ARRAY_SIZE(pi_ranges),
-				   extack);
-}
+static struct netlink_range_validation pi_tupdate_range = {
+	.min = 100, .max = USEC_PER_SEC,
+};
+
+static struct netlink_range_validation pi_rtt_range = {
+	.min = USEC_PER_MSEC, .max = 10 * USEC_PER_SEC,
+};
+
+static struct netlink_range_validation pi_flows_range = {
+	.min = 1, .max = 65535,
+};
+
+static struct netlink_range_validation pi_avpkt_range = {
+	.min = 40, .max = 65535,
+};
 
 static const struct nla_policy pi_policy[TCA_PI_MAX + 1] = {
-	[TCA_PI_LIMIT]		= NLA_POLICY_VALIDATE_FN(NLA_U32, pi_validate),
-	[TCA_PI_QREF]		= NLA_POLICY_VALIDATE_FN(NLA_U32, pi_validate),
-	[TCA_PI_A]		= NLA_POLICY_EXACT_LEN(sizeof(struct tc_aqm_ratio)),
-	[TCA_PI_B]		= NLA_POLICY_EXACT_LEN(sizeof(struct tc_aqm_ratio)),
-	[TCA_PI_TUPDATE]	= NLA_POLICY_VALIDATE_FN(NLA_U32, pi_validate),
-	[TCA_PI_ECN]		= NLA_POLICY_VALIDATE_FN(NLA_U8, pi_validate),
-	[TCA_PI_BYTEMODE]	= NLA_POLICY_VALIDATE_FN(NLA_U8, pi_validate),
-	[TCA_PI_RATE]		= NLA_POLICY_VALIDATE_FN(NLA_U64, pi_validate),
-	[TCA_PI_RTT]		= NLA_POLICY_VALIDATE_FN(NLA_U32, pi_validate),
-	[TCA_PI_FLOWS]		= NLA_POLICY_VALIDATE_FN(NLA_U32, pi_validate),
-	[TCA_PI_AVPKT]		= NLA_POLICY_VALIDATE_FN(NLA_U32, pi_validate),
-	[TCA_PI_DESIGNED]	= { .type = NLA_REJECT },
+	[TCA_PI_LIMIT]	 = NLA_POLICY_FULL_RANGE(NLA_U32, &pi_limit_range),
+	[TCA_PI_QREF]	 = NLA_POLICY_MIN(NLA_U32, 1),
+	[TCA_PI_A]	 = AQM_NLA_POLICY_RATIO,
+	[TCA_PI_B]	 = AQM_NLA_POLICY_RATIO,
+	[TCA_PI_TUPDATE] = NLA_POLICY_FULL_RANGE(NLA_U32, &pi_tupdate_range),
+	[TCA_PI_ECN]	 = NLA_POLICY_MAX(NLA_U8, 1),
+	[TCA_PI_ECN_CEIL] = AQM_NLA_POLICY_RATIO,
+	[TCA_PI_BYTEMODE] = NLA_POLICY_MAX(NLA_U8, 1),
+	[TCA_PI_RATE]	 = NLA_POLICY_MIN(NLA_U64, 1),
+	[TCA_PI_RTT]	 = NLA_POLICY_FULL_RANGE(NLA_U32, &pi_rtt_range),
+	[TCA_PI_FLOWS]	 = NLA_POLICY_FULL_RANGE(NLA_U32, &pi_flows_range),
+	[TCA_PI_AVPKT]	 = NLA_POLICY_FULL_RANGE(NLA_U32, &pi_avpkt_range),
+	[TCA_PI_DESIGNED] = { .type = NLA_REJECT },
 };
 
 static u32 pi_qref(const struct pi_cfg *c)
@@ -259,6 +265,7 @@ static int pi_change(struct Qdisc *sch, struct nlattr *opt,
 	struct aqm_pi_params params;
 	struct pi_cfg c = q->cfg;
 	bool designed;
+	u64 ecn_ceil;
 	int err;
 
 	err = nla_parse_nested(tb, TCA_PI_MAX, opt, pi_policy, extack);
@@ -267,6 +274,27 @@ static int pi_change(struct Qdisc *sch, struct nlattr *opt,
 
 	if (!!tb[TCA_PI_A] != !!tb[TCA_PI_B]) {
 		NL_SET_ERR_MSG_MOD(extack, "a and b must be given together");
+		return -EINVAL;
+	}
+	if (tb[TCA_PI_A] && aqm_nla_get_ratio(tb[TCA_PI_A], &c.a)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_PI_A],
+				    "a needs a numerator and a denominator");
+		return -EINVAL;
+	}
+	if (tb[TCA_PI_B] && aqm_nla_get_ratio(tb[TCA_PI_B], &c.b)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_PI_B],
+				    "b needs a numerator and a denominator");
+		return -EINVAL;
+	}
+	if (tb[TCA_PI_ECN_CEIL] &&
+	    aqm_nla_get_ratio(tb[TCA_PI_ECN_CEIL], &c.ecn_ceil)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_PI_ECN_CEIL],
+				    "ecn_ceil needs a numerator and a denominator");
+		return -EINVAL;
+	}
+	if (aqm_ecn_ceil_from_ratio(&c.ecn_ceil, &ecn_ceil)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_PI_ECN_CEIL],
+				    "ecn_ceil must be a probability in [0, 1]");
 		return -EINVAL;
 	}
 	if (tb[TCA_PI_LIMIT])
@@ -288,12 +316,7 @@ static int pi_change(struct Qdisc *sch, struct nlattr *opt,
 	if (tb[TCA_PI_AVPKT])
 		c.avpkt = nla_get_u32(tb[TCA_PI_AVPKT]);
 	if (tb[TCA_PI_A]) {
-		memcpy(&c.a, nla_data(tb[TCA_PI_A]), sizeof(c.a));
-		memcpy(&c.b, nla_data(tb[TCA_PI_B]), sizeof(c.b));
-		if (!c.a.den || !c.b.den) {
-			NL_SET_ERR_MSG_MOD(extack, "a and b need a non-zero denominator");
-			return -EINVAL;
-		}
+		/* a and b as set, not derived */
 	} else if (tb[TCA_PI_RATE] || tb[TCA_PI_RTT] || tb[TCA_PI_FLOWS] ||
 		   tb[TCA_PI_AVPKT] || tb[TCA_PI_BYTEMODE]) {
 		/* new design inputs: derive a and b again */
@@ -319,6 +342,7 @@ static int pi_change(struct Qdisc *sch, struct nlattr *opt,
 	q->cfg = c;
 	q->params = params;
 	q->designed = designed;
+	q->ecn_ceil = ecn_ceil;
 	WRITE_ONCE(sch->limit, c.limit);
 
 	aqm_qdisc_trim(sch, c.limit);
@@ -338,11 +362,15 @@ static int pi_init(struct Qdisc *sch, struct nlattr *opt,
 		.rtt_us = PI_DEF_RTT_US,
 		.flows = PI_DEF_FLOWS,
 		.avpkt = PI_DEF_AVPKT,
+		.ecn_ceil = AQM_ECN_CEIL_DEF,
 	};
 	q->mean_len = PI_DEF_AVPKT << 8;
 	q->recip_mean = (u32)div_u64(BIT_ULL(32), PI_DEF_AVPKT);
 	sch->limit = PI_DEF_LIMIT;
 	err = pi_params(&q->cfg, &q->params, &q->designed, extack);
+	if (err)
+		return err;
+	err = aqm_ecn_ceil_from_ratio(&q->cfg.ecn_ceil, &q->ecn_ceil);
 	if (err)
 		return err;
 	if (opt) {
@@ -354,16 +382,14 @@ static int pi_init(struct Qdisc *sch, struct nlattr *opt,
 	return 0;
 }
 
-static int pi_put_ratio(struct sk_buff *skb, int type,
-			const struct tc_aqm_ratio *set, u64 gain)
+/* A gain as set, or the derived one as gain / 2^AQM_PI_GAIN_SHIFT. */
+static int pi_put_gain(struct sk_buff *skb, int type,
+		       const struct aqm_ratio *set, u64 gain)
 {
-	struct tc_aqm_ratio r = *set;
-
-	if (!r.den) {
-		r.num = gain;
-		r.den = BIT_ULL(AQM_PI_GAIN_SHIFT);
-	}
-	return nla_put(skb, type, sizeof(r), &r);
+	if (!set->den)
+		return aqm_nla_put_ratio(skb, type, gain,
+					 BIT_ULL(AQM_PI_GAIN_SHIFT));
+	return aqm_nla_put_ratio(skb, type, set->num, set->den);
 }
 
 static int pi_dump(struct Qdisc *sch, struct sk_buff *skb)
@@ -372,16 +398,18 @@ static int pi_dump(struct Qdisc *sch, struct sk_buff *skb)
 	const struct pi_cfg *c = &q->cfg;
 	struct nlattr *opts;
 
-	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
+	opts = nla_nest_start(skb, TCA_OPTIONS);
 	if (!opts)
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, TCA_PI_LIMIT, READ_ONCE(sch->limit)) ||
 	    nla_put_u32(skb, TCA_PI_QREF, q->params.qref) ||
-	    pi_put_ratio(skb, TCA_PI_A, &c->a, q->params.g_new) ||
-	    pi_put_ratio(skb, TCA_PI_B, &c->b, q->params.g_old) ||
+	    pi_put_gain(skb, TCA_PI_A, &c->a, q->params.g_new) ||
+	    pi_put_gain(skb, TCA_PI_B, &c->b, q->params.g_old) ||
 	    nla_put_u32(skb, TCA_PI_TUPDATE,
 			(u32)div_u64(q->params.tupdate, NSEC_PER_USEC)) ||
 	    nla_put_u8(skb, TCA_PI_ECN, c->ecn) ||
+	    aqm_nla_put_ratio(skb, TCA_PI_ECN_CEIL, c->ecn_ceil.num,
+			      c->ecn_ceil.den) ||
 	    nla_put_u8(skb, TCA_PI_BYTEMODE, c->bytemode) ||
 	    nla_put_u64_64bit(skb, TCA_PI_RATE, c->rate, TCA_PI_PAD) ||
 	    nla_put_u32(skb, TCA_PI_RTT, c->rtt_us) ||

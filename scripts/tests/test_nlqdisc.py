@@ -1,43 +1,80 @@
-"""Tests of the raw RTM_NEWQDISC builder used by the tc test cases."""
+"""Tests of the RTM_NEWQDISC tool used by the tc test cases."""
 
 from __future__ import annotations
 
 import struct
+from typing import Any
 
 import pytest
 
-from aqmtools.nlqdisc import (
-    NLA_F_NESTED,
-    NLM_F_ACK_TLVS,
-    NLMSG_ERROR,
-    RTM_NEWQDISC,
-    TC_H_ROOT,
-    attr,
-    main,
-    parse_ack,
-    parse_handle,
-    request,
-    typed_attr,
-)
+from aqmtools.nlqdisc import Attr, main, options_class, parse_handle, register, typed_attr
+
+NESTED = 0x8000
 
 
-def test_attr_is_padded() -> None:
-    assert attr(3, b"ab") == struct.pack("=HH", 6, 3) + b"ab\0\0"
-    assert len(attr(1, b"blue\0")) == 12
+def _encode(attrs: list[Attr]) -> bytes:
+    """TCA_OPTIONS as pyroute2 packs it for ATTRS (header included)."""
+    opts: Any = options_class(attrs)()
+    opts["attrs"] = [[f"OPT_{a.atype}", a.value] for a in attrs]
+    opts.encode()
+    return bytes(opts.data[: opts["header"]["length"]])
+
+
+def _nla(atype: int, payload: bytes) -> bytes:
+    hdr = struct.pack("=HH", 4 + len(payload), atype)
+    return (hdr + payload).ljust((len(hdr) + len(payload) + 3) & ~3, b"\0")
 
 
 def test_typed_attr_formats() -> None:
-    assert typed_attr("1:u32:100") == struct.pack("=HHI", 8, 1, 100)
-    assert typed_attr("7:u8:2") == struct.pack("=HHB", 5, 7, 2) + b"\0" * 3
-    assert typed_attr("4:ratio:1/100") == struct.pack("=HHQQ", 20, 4, 1, 100)
-    assert typed_attr("4:hex:0102") == struct.pack("=HH", 6, 4) + b"\1\2\0\0"
-    assert typed_attr("2:u64:0x10") == struct.pack("=HHQ", 12, 2, 16)
+    assert typed_attr("1:u32:100") == Attr(1, "uint32", 100)
+    assert typed_attr("7:u8:2") == Attr(7, "uint8", 2)
+    assert typed_attr("2:u64:0x10") == Attr(2, "uint64", 16)
+    assert typed_attr("4:hex:0102") == Attr(4, "cdata", b"\1\2")
+    assert typed_attr("4:ratio:1/100") == Attr(
+        4, "ratio", {"attrs": [["TCA_AQM_RATIO_NUM", 1], ["TCA_AQM_RATIO_DEN", 100]]}
+    )
+    assert typed_attr("4:ratio:3") == Attr(4, "ratio", {"attrs": [["TCA_AQM_RATIO_NUM", 3]]})
 
 
-@pytest.mark.parametrize("spec", ["1:u32", "1:f32:1", "x:u32:1", "1:u32:y"])
+@pytest.mark.parametrize(
+    "spec", ["1:u32", "1:f32:1", "x:u32:1", "1:u32:y", "0:u8:1", "4:ratio:a/b"]
+)
 def test_typed_attr_rejects(spec: str) -> None:
     with pytest.raises(ValueError):
         typed_attr(spec)
+
+
+def test_integers_encode_as_plain_attributes() -> None:
+    got = _encode([typed_attr("1:u32:100"), typed_attr("8:u8:1"), typed_attr("6:u64:5")])
+    body = _nla(1, struct.pack("=I", 100)) + _nla(8, b"\1") + _nla(6, struct.pack("=Q", 5))
+    assert got[4:] == body
+    assert struct.unpack_from("=H", got)[0] == 4 + len(body)
+
+
+def test_ratio_is_a_flagged_nest_of_two_u64() -> None:
+    got = _encode([typed_attr("4:ratio:1/50")])
+    ratio = _nla(1, struct.pack("=Q", 1)) + _nla(2, struct.pack("=Q", 50))
+    assert got[4:] == _nla(4 | NESTED, ratio)
+
+
+def test_ratio_without_denominator() -> None:
+    got = _encode([typed_attr("9:ratio:1")])
+    assert got[4:] == _nla(9 | NESTED, _nla(1, struct.pack("=Q", 1)))
+
+
+def test_hex_is_sent_byte_for_byte() -> None:
+    got = _encode([typed_attr("4:hex:0100000000000000")])
+    assert got[4:] == _nla(4, bytes.fromhex("0100000000000000"))
+
+
+def test_register_sets_root_parent_and_options() -> None:
+    from pyroute2.netlink.rtnl import TC_H_ROOT  # type: ignore[import-untyped]
+    from pyroute2.netlink.rtnl.tcmsg import plugins  # type: ignore[import-untyped]
+
+    register("aqmtest", [typed_attr("1:u32:7")])
+    plugin = plugins.pop("aqmtest")
+    assert plugin.parent == TC_H_ROOT
+    assert plugin.get_parameters({}) == {"attrs": [["OPT_1", 7]]}
 
 
 def test_parse_handle() -> None:
@@ -45,37 +82,7 @@ def test_parse_handle() -> None:
     assert parse_handle("ffff:a") == 0xFFFF000A
 
 
-def test_request_layout() -> None:
-    msg = request(5, 0x10000, "blue", [typed_attr("1:u32:100")], change=False)
-    length, mtype, flags, _, _ = struct.unpack_from("=IHHII", msg)
-    assert (length, mtype) == (len(msg), RTM_NEWQDISC)
-    assert flags == 0x1 | 0x4 | 0x200 | 0x400
-    _, _, _, ifindex, handle, parent, _ = struct.unpack_from("=BBHiIII", msg, 16)
-    assert (ifindex, handle, parent) == (5, 0x10000, TC_H_ROOT)
-    assert msg[36:48] == attr(1, b"blue\0")
-    alen, atype = struct.unpack_from("=HH", msg, 48)
-    assert (alen, atype) == (12, 2 | NLA_F_NESTED)
-    change = request(5, 0x10000, "blue", [], change=True)
-    assert struct.unpack_from("=H", change, 6)[0] == 0x1 | 0x4
-
-
-def _ack(err: int, msg: bytes | None) -> bytes:
-    tlv = attr(1, msg + b"\0") if msg is not None else b""
-    flags = NLM_F_ACK_TLVS if msg is not None else 0
-    body = struct.pack("=i", err) + struct.pack("=IHHII", 48, RTM_NEWQDISC, 5, 1, 0) + tlv
-    return struct.pack("=IHHII", 16 + len(body), NLMSG_ERROR, flags, 1, 0) + body
-
-
-def test_parse_ack() -> None:
-    assert parse_ack(_ack(-22, b"sch_blue: limit and bytelimit are exclusive")) == (
-        22,
-        "sch_blue: limit and bytelimit are exclusive",
-    )
-    assert parse_ack(_ack(0, None)) == (0, "")
-    with pytest.raises(ValueError):
-        parse_ack(struct.pack("=IHHII", 16, 16, 0, 1, 0))
-
-
 def test_usage() -> None:
     assert main(["nlqdisc"]) == 1
     assert main(["nlqdisc", "lo", "1:", "blue", "bad"]) == 1
+    assert main(["nlqdisc", "no-such-dev0", "1:", "blue", "1:u32:1"]) == 1

@@ -4,40 +4,50 @@
  * keeps upstream's TCA_SFB_* ABI from pkt_sched.h and extends it here).
  *
  * Conventions shared by every qdisc of the project:
- *  - options are nested under TCA_OPTIONS, one enum per qdisc,
- *    TCA_<NAME>_UNSPEC = 0, attributes never renumbered, only appended;
+ *  - options are nested under TCA_OPTIONS (NLA_F_NESTED), one enum per
+ *    qdisc, TCA_<NAME>_UNSPEC = 0; once released, attributes are never
+ *    renumbered, only appended;
  *  - times are u32 microseconds;
- *  - controller gains travel as struct tc_aqm_ratio (num / den, 64 bits
- *    each, so that gains of 1e-8 per byte keep their digits), and what tc
- *    sets is what it prints back;
- *  - probabilities in xstats are u32 fractions of 2^32 - 1 (like
- *    tc_pie_xstats.prob scaled down to 32 bits);
+ *  - rationals (controller gains, BLUE's deltas, the ECN ceilings) travel
+ *    as a nest of two u64 attributes, TCA_AQM_RATIO_NUM / TCA_AQM_RATIO_DEN
+ *    (64 bits each, so that gains of 1e-8 per byte keep their digits), and
+ *    what tc sets is what it prints back;
+ *  - probabilities in xstats are u32 fractions of 2^32: the value is
+ *    prob / 2^32, and 1.0, which does not fit, saturates at 0xffffffff;
  *  - each qdisc exports a fixed struct tc_<name>_xstats.
+ *
+ * Documentation/netlink/specs/tc-aqm.yaml describes the same attributes
+ * for netlink tools; scripts/tests/test_spec.py keeps the two in step.
  */
 #ifndef _UAPI_LINUX_PKT_AQM_H
 #define _UAPI_LINUX_PKT_AQM_H
 
 #include <linux/types.h>
 
-/**
- * struct tc_aqm_ratio - a non-negative rational number, num / den
- * @num:	numerator
- * @den:	denominator, > 0
+/* A non-negative rational number num / den: the nest of every TCA_*_A,
+ * TCA_*_B, TCA_BLUE_DELTA* and TCA_*_ECN_CEIL attribute. Both members are
+ * required in a request.
  */
-struct tc_aqm_ratio {
-	__u64	num;
-	__u64	den;
+enum {
+	TCA_AQM_RATIO_UNSPEC,
+	TCA_AQM_RATIO_NUM,	/* u64: numerator */
+	TCA_AQM_RATIO_DEN,	/* u64: denominator, > 0 */
+	TCA_AQM_RATIO_PAD,
+	__TCA_AQM_RATIO_MAX
 };
+
+#define TCA_AQM_RATIO_MAX	(__TCA_AQM_RATIO_MAX - 1)
 
 /* PI: proportional-integral AQM (Hollot et al.; AQM/ECN paper eq. 1, 3) */
 enum {
 	TCA_PI_UNSPEC,
 	TCA_PI_LIMIT,		/* u32, packets: hard queue limit */
 	TCA_PI_QREF,		/* u32, packets (bytes in bytemode): target */
-	TCA_PI_A,		/* struct tc_aqm_ratio: gain on q(k) - qref */
-	TCA_PI_B,		/* struct tc_aqm_ratio: gain on q(k-1) - qref */
+	TCA_PI_A,		/* ratio: gain on q(k) - qref */
+	TCA_PI_B,		/* ratio: gain on q(k-1) - qref */
 	TCA_PI_TUPDATE,		/* u32, us: sampling period T */
 	TCA_PI_ECN,		/* u8, 0 or 1: CE-mark ECT packets */
+	TCA_PI_ECN_CEIL,	/* ratio in [0, 1]: mark only while p <= it */
 	TCA_PI_BYTEMODE,	/* u8, 0 or 1: queue in bytes, eq. 3 */
 	TCA_PI_RATE,		/* u64, bytes/s: design rule link rate C */
 	TCA_PI_RTT,		/* u32, us: design rule largest RTT R+ */
@@ -52,15 +62,16 @@ enum {
 
 /**
  * struct tc_pi_xstats - PI statistics
- * @prob:		drop/mark probability, fraction of 2^32 (saturates
- *			at 0xffffffff for 1.0)
+ * @prob:		drop/mark probability before the bytemode scaling,
+ *			fraction of 2^32 (saturates at 0xffffffff for 1.0)
  * @qlen_sampled:	queue length at the last sample (packets or bytes)
  * @mean_pktlen:	mean size of enqueued packets, bytes (bytemode)
  * @pad:		zero
  * @samples:		controller samples taken
  * @early_drops:	packets dropped by the controller
  * @forced_drops:	packets dropped because the queue was at limit
- * @marks:		ECT packets CE-marked instead of dropped
+ * @marks:		ECT packets CE-marked instead of dropped (at most
+ *			ecn_ceil; above it ECT packets count in @early_drops)
  */
 struct tc_pi_xstats {
 	__u32	prob;
@@ -78,8 +89,8 @@ enum {
 	TCA_DCN_UNSPEC,
 	TCA_DCN_LIMIT,		/* u32, packets: hard queue limit */
 	TCA_DCN_QREF,		/* u32, packets: target of the pref controller */
-	TCA_DCN_A,		/* struct tc_aqm_ratio: gain on q(k-1) - qref */
-	TCA_DCN_B,		/* struct tc_aqm_ratio: gain on q(k) - qref, > a */
+	TCA_DCN_A,		/* ratio: gain on q(k-1) - qref */
+	TCA_DCN_B,		/* ratio: gain on q(k) - qref, > a */
 	TCA_DCN_TUPDATE,	/* u32, us: controller sampling period */
 	TCA_DCN_TDEC,		/* u32, us: pktcount decay period */
 	TCA_DCN_CLEAR,		/* u32, us: SB clearing interval */
@@ -87,7 +98,7 @@ enum {
 	TCA_DCN_SB_SIZE,	/* u32: SB slots */
 	TCA_DCN_HB_SIZE,	/* u32: HB capacity, flows */
 	TCA_DCN_ECN,		/* u8, 0 or 1: CE-mark ECT packets */
-	TCA_DCN_PAD,
+	TCA_DCN_ECN_CEIL,	/* ratio in [0, 1]: mark only while p <= it */
 	__TCA_DCN_MAX
 };
 
@@ -135,11 +146,12 @@ enum {
 	TCA_BLUE_LIMIT,		/* u32, packets: hard limit (0 in dump: bytelimit) */
 	TCA_BLUE_BYTELIMIT,	/* u32, bytes: hard limit (0 in dump: limit) */
 	TCA_BLUE_THRESHOLD,	/* u32, the limit's unit: L, 0 = off */
-	TCA_BLUE_DELTA1,	/* struct tc_aqm_ratio in (0, 1]: increment */
-	TCA_BLUE_DELTA2,	/* struct tc_aqm_ratio in (0, 1]: decrement */
+	TCA_BLUE_DELTA1,	/* ratio in (0, 1]: increment */
+	TCA_BLUE_DELTA2,	/* ratio in (0, 1]: decrement */
 	TCA_BLUE_FREEZE,	/* u32, us: freeze_time */
 	TCA_BLUE_RANDOMIZE,	/* u8, 0 or 1: random freeze_time */
 	TCA_BLUE_ECN,		/* u8, 0 or 1: CE-mark ECT packets */
+	TCA_BLUE_ECN_CEIL,	/* ratio in [0, 1]: mark only while p_m <= it */
 	__TCA_BLUE_MAX
 };
 

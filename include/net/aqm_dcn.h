@@ -21,7 +21,9 @@
  * pref for every Tdec boundary passed since the flow was last decreased
  * (aqm_ftab_age()), and a flow found negative is treated as gone from HB.
  * Flows that stopped sending are deleted by the table's bounded sweep,
- * AQM_FTAB_SWEEP slots per packet and per Tdec step (aqm_flow.h). With a
+ * AQM_FTAB_SWEEP slots per packet and per Tdec step (aqm_flow.h), and a
+ * stats dump completes a round (aqm_dcn_settle()) so that the number of
+ * HB flows it shows leaves out the expired ones. With a
  * constant pref the counts are exactly those of decreasing every flow at
  * every boundary; a flow aged after pref changed takes the pref of that
  * moment for the boundaries it missed.
@@ -139,6 +141,27 @@ static inline s64 aqm_dcn_pref_cap(const struct aqm_dcn *d, s64 pref)
 static inline u32 aqm_dcn_tick(struct aqm_dcn *d, s64 pref, u64 periods)
 {
 	u32 gone = aqm_ftab_tick(&d->hb, max_t(s64, pref, 0), periods);
+
+	d->removals += gone;
+	return gone;
+}
+
+/**
+ * aqm_dcn_settle() - bring every HB flow up to date (statistics dumps)
+ * @d:		DCN state
+ * @pref:	fair share, AQM_PI_ONE = 1 packet (clamped at 0)
+ *
+ * One full round of the sweep: every flow is decreased for the Tdec
+ * boundaries it missed and the expired ones leave HB, so that @d->hb.count
+ * and @d->removals are what the eager decay would show. O(slots): for a
+ * stats dump (a few microseconds per thousand slots), never per packet.
+ *
+ * Return: the number of flows removed.
+ */
+static inline u32 aqm_dcn_settle(struct aqm_dcn *d, s64 pref)
+{
+	u32 gone = aqm_ftab_sweep(&d->hb, max_t(s64, pref, 0),
+				  d->hb.mask + 1 + d->hb.count);
 
 	d->removals += gone;
 	return gone;

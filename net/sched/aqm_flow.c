@@ -336,8 +336,9 @@ EXPORT_SYMBOL_GPL(aqm_ftab_age);
  * entry at the cursor; a negative one is deleted and the cursor stays, as
  * the backward shift may have moved the next entry of its run there;
  * otherwise (or on an empty slot) the cursor moves on, round the table.
- * Exactly @n examinations when the table holds a flow (counted in
- * @t->swept), none when it is empty: O(@n), whatever the table size.
+ * Exactly @n examinations (counted in @t->swept), fewer only when the
+ * table is or becomes empty: O(@n), whatever the table size. A full round
+ * takes at most slots + @t->count examinations.
  *
  * Return: the number of flows deleted.
  */
@@ -345,11 +346,10 @@ u32 aqm_ftab_sweep(struct aqm_ftab *t, s64 dec, u32 n)
 {
 	u32 deleted = 0;
 
-	if (!t->count)
-		return 0;
-	t->swept += n;
-	while (n--) {
+	for (; n && t->count; n--) {
 		struct aqm_ftab_entry *e = &t->slots[t->cursor];
+
+		t->swept++;
 
 		if (aqm_ftab_used(e) && aqm_ftab_age(t, e, dec)) {
 			aqm_ftab_delete(t, e);

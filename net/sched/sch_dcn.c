@@ -433,6 +433,7 @@ static int dcn_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	/* called without the qdisc lock: the decay changes HB under traffic */
 	sch_tree_lock(sch);
 	dcn_advance(sch, q, ktime_get_ns());
+	aqm_dcn_settle(&q->dcn, q->vars.x);
 	st = q->stats;
 	st.pref = (u32)min_t(s64, q->vars.x >> (AQM_PI_SHIFT - 8), U32_MAX);
 	st.qlen_sampled = q->vars.qold;

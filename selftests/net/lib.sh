@@ -12,7 +12,9 @@
 # The bottleneck is rtr1's egress: htb rate $AQM_RATE with the qdisc under
 # test as the leaf of class 1:1 (handle 10:). netem adds half the RTT on
 # snd0 (data) and half on rcv0 (ACKs). Offloads are off on every veth so
-# that the qdisc sees wire-sized packets.
+# that the qdisc sees wire-sized packets, unless AQM_OFFLOADS=1 (default 0)
+# leaves the veth defaults (TSO, GSO on): then TCP's GSO super-packets
+# cross the router whole and reach the qdisc under test.
 
 set -euo pipefail
 
@@ -126,10 +128,12 @@ dumbbell_setup() {
 	ns_rtr sysctl -qw net.ipv4.ip_forward=1
 	ns_rtr sysctl -qw net.ipv6.conf.all.forwarding=1
 
-	_offloads_off "$NS_SND" snd0
-	_offloads_off "$NS_RTR" rtr0
-	_offloads_off "$NS_RTR" rtr1
-	_offloads_off "$NS_RCV" rcv0
+	if [ "${AQM_OFFLOADS:-0}" != 1 ]; then
+		_offloads_off "$NS_SND" snd0
+		_offloads_off "$NS_RTR" rtr0
+		_offloads_off "$NS_RTR" rtr1
+		_offloads_off "$NS_RCV" rcv0
+	fi
 
 	ns_snd tc qdisc add dev snd0 root netem delay "$half" limit 100000
 	ns_rcv tc qdisc add dev rcv0 root netem delay "$half" limit 100000
@@ -168,10 +172,29 @@ iperf_run() {
 	ns_snd iperf3 -c "$RCV_IP" -p 5201 -t "$secs" -P "$flows" -J "$@"
 }
 
+# backlog_of TC-ARGS...: "qlen + backlog bytes" of a qdisc or class in
+# the router (tc class has no JSON output in iproute2 6.1)
+backlog_of() {
+	ns_rtr tc -s "$@" | awk '/ backlog / { b = $2; q = $3 } END { print q + b }'
+}
+
 # json_get EXPR: evaluate a Python expression on the JSON of stdin (bound
 # to j); prints the result
 json_get() {
 	python3 -c "import json, sys; j = json.load(sys.stdin); print($1)"
+}
+
+# leaf_sampler SECONDS: tc -s -j of the bottleneck's qdiscs about every
+# 0.05 s (one JSON array per command, the htb root and the qdisc under test
+# with handle 10:), from one tc reading its commands from a pipe: no
+# process per sample, and python3 reads them all at the end. (tc 6.1 keeps
+# "parent" from one batch command to the next and then refuses it.)
+leaf_sampler() {
+	local end=$((SECONDS + $1))
+	while [ "$SECONDS" -lt "$end" ]; do
+		echo "qdisc show dev $BOTTLENECK_DEV"
+		sleep 0.05
+	done | ns_rtr tc -s -j -batch -
 }
 
 # qlen_sampler SECONDS INTERVAL: print the bottleneck backlog in packets

@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
 # sch_pi under real TCP: 4 flows through the 10 Mbit/s, 40 ms dumbbell.
-#  - PI holds the mean queue near qref while pfifo with the same limit
-#    sits near the limit (AQM/ECN paper section II: PI regulates the queue
-#    to its reference);
+#  - PI holds the mean queue near qref, neither far above (pfifo with the
+#    same limit sits near the limit) nor far below (AQM/ECN paper section
+#    II: PI regulates the queue to its reference);
 #  - with ecn, ECT packets are marked instead of dropped; without, dropped;
-#  - the probability rises under load and decays to 0 once the link idles.
+#  - switching bytemode on and off under load keeps the controller running
+#    in the new unit: no collapse of the probability, samples in the unit;
+#  - the probability decays to 0 once the link idles, and the controller
+#    takes one sample every T also while no packet comes.
+# The figures in the comments were measured in the TCG test VM; the bounds
+# leave a margin. python3 takes 1.5 s to start there, so snapshots are
+# saved and read by one python3 at the end.
 set -euo pipefail
 # shellcheck source=selftests/net/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -13,79 +19,191 @@ LIMIT=300
 QREF=30
 SECS=14
 PI=(pi limit "$LIMIT" qref "$QREF" rate 10mbit rtt 100ms flows 4 avpkt 1500)
+tmp=$(mktemp -d)
 
-# mean_qlen SECS: run 4 flows for SECS and print the mean backlog (packets)
-# over the second half, then the qdisc's JSON stats on a second line
-mean_qlen() {
-	local secs=$1 half
-	half=$((secs / 2))
-	iperf_run "$secs" 4 >/dev/null &
-	local iperf=$!
-	sleep "$half"
-	bottleneck_stats >"/tmp/mid.$$"
-	qlen_sampler $((secs - half - 1)) 0.25 >"/tmp/q.$$"
-	wait "$iperf"
-	awk '{ s += $1; n++ } END { if (n) printf "%.1f\n", s / n }' "/tmp/q.$$"
-	bottleneck_stats
+# snap NAME: tc -s -j of the qdisc under test into $tmp/NAME.json
+snap() {
+	bottleneck_stats >"$tmp/$1.json"
 }
 
-tap_plan 14
+# load NAME SECS FLOWS: TCP bulk for SECS; the qdisc sampled over the
+# second half into $tmp/NAME.jl, snapshots NAME-mid and NAME-end
+load() {
+	local name=$1 secs=$2 flows=$3 half iperf
+	half=$((secs / 2))
+	iperf_run "$secs" "$flows" >"$tmp/$name.iperf" &
+	iperf=$!
+	sleep "$half"
+	snap "$name-mid"
+	leaf_sampler $((secs - half - 1)) >"$tmp/$name.jl"
+	wait "$iperf"
+	snap "$name-end"
+}
+
+pi_change() {
+	ns_rtr tc qdisc change dev "$BOTTLENECK_DEV" parent 1:1 handle 10: pi "$@"
+}
+
+tap_plan 19
 dumbbell_setup 40
+trap 'dumbbell_cleanup; rm -rf "$tmp"' EXIT
 
 dumbbell_qdisc "${PI[@]}"
-out=$(mean_qlen "$SECS")
-pi_mean=$(echo "$out" | head -n 1)
-stats=$(echo "$out" | tail -n 1)
-early=$(echo "$stats" | json_get 'j[0]["early_drops"]')
-marks=$(echo "$stats" | json_get 'j[0]["marks"]')
-forced=$(echo "$stats" | json_get 'j[0]["forced_drops"]')
-echo "# pi: mean qlen $pi_mean, early $early forced $forced marks $marks" >&2
-# measured in the TCG VM: 31.0 packets (ecn: 22.7); asserted: qref +-50%
-tap_cmp "pi holds the mean queue within qref+50% (packets)" "$pi_mean" "<=" $((QREF * 3 / 2))
-tap_cmp "pi holds the mean queue within qref-50% (packets)" "$pi_mean" ">=" $((QREF / 2))
-tap_cmp "pi without ecn drops early" "$early" ">" 0
-tap_cmp "pi without ecn marks nothing" "$marks" "==" 0
-
+load pi "$SECS" 4
 dumbbell_qdisc pfifo limit "$LIMIT"
-out=$(mean_qlen "$SECS")
-fifo_mean=$(echo "$out" | head -n 1)
-echo "# pfifo: mean qlen $fifo_mean" >&2
-tap_cmp "pfifo with the same limit sits near it (packets)" "$fifo_mean" ">=" $((LIMIT / 2))
-tap_cmp "pi queue is a fraction of pfifo's" "$pi_mean" "<" "$(awk -v f="$fifo_mean" 'BEGIN { print f / 3 }')"
-
+load fifo "$SECS" 4
 dumbbell_qdisc "${PI[@]}" ecn
-out=$(mean_qlen "$SECS")
-ecn_mean=$(echo "$out" | head -n 1)
-stats=$(echo "$out" | tail -n 1)
-early=$(echo "$stats" | json_get 'j[0]["early_drops"]')
-marks=$(echo "$stats" | json_get 'j[0]["marks"]')
-prob=$(json_get 'j[0]["prob"]' <"/tmp/mid.$$")
-echo "# pi ecn: mean qlen $ecn_mean, early $early marks $marks mid-load prob $prob" >&2
-tap_cmp "pi with ecn holds the queue within qref+-50% (packets)" "$ecn_mean" "<=" $((QREF * 3 / 2))
-tap_cmp "pi with ecn marks ECT packets" "$marks" ">" 0
-tap_cmp "pi with ecn drops (almost) none early" "$early" "<=" $((marks / 20))
-tap_cmp "probability is above 0 in the middle of the load" "$prob" ">" 0
+load ecn "$SECS" 4
+echo "# t=${SECONDS}s pi, pfifo, pi ecn done" >&2
+
+# bytemode on, then off, under 8 flows (p about 2 %: a collapse to 0 is far
+# from the noise of p over one sampling interval). qref in the same queue
+# length, 30 packets of 1500 bytes.
+dumbbell_qdisc "${PI[@]}"
+iperf_run 16 8 >"$tmp/toggle.iperf" &
+iperf=$!
+sleep 5
+leaf_sampler 10 >"$tmp/toggle.jl" &
+sampler=$!
+sleep 3
+pi_change bytemode qref $((QREF * 1500))
+sleep 4
+pi_change nobytemode qref "$QREF"
+wait "$sampler" "$iperf"
+echo "# t=${SECONDS}s bytemode toggle done" >&2
 
 # a mark never bypasses the hard limit: with ecn and a limit just above
-# qref the queue still never exceeds it and overflow is still dropped
-dumbbell_qdisc pi limit 26 qref 24 a 1/1000000 b 1/2000000 ecn
-qlen_sampler 6 0.2 >"/tmp/q.$$" &
-sampler=$!
+# qref the overflow is still dropped
+dumbbell_qdisc pi limit 26 qref 24 a 1/1000000 b 1/2000000 tupdate 4ms ecn
 iperf_run 6 4 >/dev/null
-wait "$sampler"
-stats=$(bottleneck_stats)
-qmax=$(sort -n "/tmp/q.$$" | tail -n 1)
-forced=$(echo "$stats" | json_get 'j[0]["forced_drops"]')
-echo "# pi ecn limit 26: max qlen $qmax forced $forced" >&2
-tap_cmp "ecn: the queue never exceeds limit 26 (packets)" "$qmax" "<=" 26
-tap_cmp "ecn: packets over the limit are still dropped" "$forced" ">" 0
+snap lim
 
 # idle: no packet at all, the controller still winds down (lazily, from
-# elapsed time, seen by the stats dump)
+# elapsed time, seen by the stats dump); T = 4 ms as configured above
+sleep 1
+t0=$EPOCHREALTIME
+snap idle1
+t1=$EPOCHREALTIME
 sleep 3
-prob_idle=$(bottleneck_stats | json_get 'j[0]["prob"]')
-samples=$(bottleneck_stats | json_get 'j[0]["samples"]')
-tap_cmp "probability decays to 0 on an idle link" "$prob_idle" "==" 0
-tap_cmp "samples keep coming while idle (>= 3 s at T=2.5ms)" "$samples" ">" 1200
-rm -f "/tmp/q.$$" "/tmp/mid.$$"
+t2=$EPOCHREALTIME
+snap idle2
+t3=$EPOCHREALTIME
+echo "# t=${SECONDS}s idle done" >&2
+
+# --- read every snapshot with one python3 ------------------------------------
+eval "$(python3 - "$tmp" "$LIMIT" "$t0" "$t1" "$t2" "$t3" <<'PY'
+import json, statistics, sys
+d, limit = sys.argv[1], int(sys.argv[2])
+t0, t1, t2, t3 = (float(x) for x in sys.argv[3:7])
+def s(n):
+    with open(f"{d}/{n}.json") as f:
+        return json.load(f)[0]
+def samples(n):
+    """every qdisc object of a leaf_sampler file, in order"""
+    with open(f"{d}/{n}.jl") as f:
+        text = f.read()
+    dec, i, out = json.JSONDecoder(), 0, []
+    while True:
+        while i < len(text) and text[i].isspace():
+            i += 1
+        if i >= len(text):
+            return out
+        v, i = dec.raw_decode(text, i)
+        out += [x for x in v if x["handle"] == "10:"]
+out = {}
+for n in ("pi", "fifo", "ecn"):
+    q = [x["qlen"] for x in samples(n)]
+    out[f"{n}_mean"] = round(sum(q) / max(len(q), 1), 1)
+    out[f"{n}_n"] = len(q)
+    for k in ("early_drops", "marks", "forced_drops"):
+        if k in s(f"{n}-end"):
+            out[f"{n}_{k}"] = s(f"{n}-end")[k]
+out["ecn_prob_mid"] = s("ecn-mid")["prob"]
+# the toggle: split the samples by the mode the dump shows
+tog = samples("toggle")
+def mode(x):
+    return bool(x.get("options", {}).get("bytemode", False))
+i_on = next(i for i, x in enumerate(tog) if mode(x))
+i_off = next(i for i, x in enumerate(tog) if i > i_on and not mode(x))
+before, on, off = tog[:i_on], tog[i_on:i_off], tog[i_off:]
+out["tog_n"] = f"{len(before)}/{len(on)}/{len(off)}"
+out["tog_p_before_on"] = before[-1]["prob"]
+out["tog_p_first_on"] = on[0]["prob"]
+out["tog_p_before_off"] = on[-1]["prob"]
+out["tog_p_first_off"] = off[0]["prob"]
+out["tog_p_mean_on"] = round(statistics.mean(x["prob"] for x in on), 5)
+out["tog_p_mean_off"] = round(statistics.mean(x["prob"] for x in off), 5)
+out["tog_sampled_on"] = statistics.median(x["qlen_sampled"] for x in on)
+out["tog_backlog_on"] = statistics.median(x["backlog"] for x in on)
+out["tog_sampled_off_max"] = max(x["qlen_sampled"] for x in off)
+out["tog_qlen_off"] = round(statistics.mean(x["qlen"] for x in off), 1)
+out["lim_forced"] = s("lim")["forced_drops"]
+a, b = s("idle1"), s("idle2")
+out["idle_prob"] = b["prob"]
+out["idle_dsamples"] = b["samples"] - a["samples"]
+# the dumps ran somewhere inside [t0, t1] and [t2, t3]
+T = 0.004
+out["idle_expect"] = round(((t2 + t3) - (t0 + t1)) / 2 / T)
+out["idle_err"] = abs(out["idle_dsamples"] - out["idle_expect"])
+out["idle_tol"] = round(((t1 - t0) + (t3 - t2)) / 2 / T) + 2
+for k, v in out.items():
+    print(f"{k}={v}")
+PY
+)"
+# shellcheck disable=SC2154 # set by the eval above
+{
+	echo "# pi: mean qlen $pi_mean ($pi_n samples), early $pi_early_drops" \
+		"forced $pi_forced_drops marks $pi_marks"
+	echo "# pfifo: mean qlen $fifo_mean ($fifo_n samples)"
+	echo "# pi ecn: mean qlen $ecn_mean ($ecn_n samples), early $ecn_early_drops" \
+		"marks $ecn_marks, mid-load prob $ecn_prob_mid"
+	echo "# toggle ($tog_n samples): p $tog_p_before_on -> bytemode -> $tog_p_first_on" \
+		"(mean $tog_p_mean_on, qlen_sampled median $tog_sampled_on, backlog median" \
+		"$tog_backlog_on) $tog_p_before_off -> nobytemode -> $tog_p_first_off (mean" \
+		"$tog_p_mean_off, qlen_sampled max $tog_sampled_off_max, mean qlen $tog_qlen_off)"
+	echo "# idle: prob $idle_prob, $idle_dsamples samples in 3 s, expected" \
+		"$idle_expect +- $idle_tol"
+} >&2
+
+# shellcheck disable=SC2154
+{
+	# measured in the TCG VM: 31.0 packets (ecn: 22.7)
+	tap_cmp "pi holds the mean queue near qref $QREF: not far above (packets)" \
+		"$pi_mean" "<=" $((QREF * 3 / 2))
+	tap_cmp "pi holds the mean queue near qref $QREF: not far below (packets)" \
+		"$pi_mean" ">=" $((QREF / 2))
+	tap_cmp "pi without ecn drops early" "$pi_early_drops" ">" 0
+	tap_cmp "pi without ecn marks nothing" "$pi_marks" "==" 0
+	tap_cmp "pfifo with the same limit sits near it (packets)" "$fifo_mean" ">=" $((LIMIT / 2))
+	tap_cmp "pi queue is a fraction of pfifo's" "$pi_mean" "<" \
+		"$(awk -v f="$fifo_mean" 'BEGIN { print f / 3 }')"
+
+	tap_cmp "pi with ecn holds the queue near qref: not far above (packets)" \
+		"$ecn_mean" "<=" $((QREF * 3 / 2))
+	tap_cmp "pi with ecn holds the queue near qref: not far below (packets)" \
+		"$ecn_mean" ">=" $((QREF / 2))
+	tap_cmp "pi with ecn marks ECT packets" "$ecn_marks" ">" 0
+	tap_cmp "pi with ecn drops (almost) none early" "$ecn_early_drops" "<=" $((ecn_marks / 20))
+	tap_cmp "probability is above 0 in the middle of the load" "$ecn_prob_mid" ">" 0
+
+	# the probability moves by b (q(k) - q(k-1)), about 1e-4 per packet
+	# of change, between two samples: a switch that keeps the controller
+	# going finds about the same p right after it
+	tap_cmp "bytemode on: qlen_sampled is in bytes (median, above any packet count)" \
+		"$tog_sampled_on" ">" "$LIMIT"
+	tap_cmp "bytemode on: p does not collapse at the switch (vs 0.4 x before)" \
+		"$tog_p_first_on" ">=" "$(awk -v p="$tog_p_before_on" 'BEGIN { print 0.4 * p }')"
+	tap_cmp "bytemode on: p is well above 0 before switching back" \
+		"$tog_p_before_off" ">=" 0.005
+	tap_cmp "bytemode off: p does not collapse at the switch (vs 0.4 x before)" \
+		"$tog_p_first_off" ">=" "$(awk -v p="$tog_p_before_off" 'BEGIN { print 0.4 * p }')"
+	tap_cmp "bytemode off: qlen_sampled is in packets again (max)" \
+		"$tog_sampled_off_max" "<=" "$LIMIT"
+
+	tap_cmp "ecn: packets over the limit are still dropped" "$lim_forced" ">" 0
+
+	tap_cmp "probability decays to 0 on an idle link" "$idle_prob" "==" 0
+	tap_cmp "one sample per T = 4 ms while idle: |samples - elapsed/T| (3 s sleep)" \
+		"$idle_err" "<=" "$idle_tol"
+}
 tap_exit

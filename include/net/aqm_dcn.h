@@ -16,6 +16,17 @@
  * probability 1 - pref / pktcount (aqm_share_hit()), pktcount being the
  * flow's packets in the current Tdec period. Every Tdec each pktcount
  * decreases by pref and a flow whose pktcount goes negative leaves HB.
+ * The decrease is lazy, as Figure 3 draws it ("Has Tdec elapsed since last
+ * decrease? Decrease pktcount by pref"): a flow's packet first takes
+ * pref for every Tdec boundary passed since the flow was last decreased
+ * (aqm_ftab_age()), and a flow found negative is treated as gone from HB.
+ * Flows that stopped sending are deleted by the table's bounded sweep,
+ * AQM_FTAB_SWEEP slots per packet and per Tdec step (aqm_flow.h), and a
+ * stats dump completes a round (aqm_dcn_settle()) so that the number of
+ * HB flows it shows leaves out the expired ones. With a
+ * constant pref the counts are exactly those of decreasing every flow at
+ * every boundary; a flow aged after pref changed takes the pref of that
+ * moment for the boundaries it missed.
  *
  * pref and pktcount are in packets, fixed point with AQM_PI_SHIFT
  * fractional bits (one packet = AQM_PI_ONE), the scale of the PI
@@ -42,7 +53,8 @@
  * @clear_ns:	clearing interval, ns
  * @threshold:	SB count that moves a flow to HB
  * @promotions:	flows moved from SB to HB
- * @removals:	flows removed from HB by the decay
+ * @removals:	flows removed from HB by the decay (counted when the sweep
+ *		deletes them, or when a flow found expired is promoted again)
  */
 struct aqm_dcn {
 	struct aqm_sb sb;
@@ -58,28 +70,43 @@ struct aqm_dcn {
  * @d:		DCN state
  * @id:		flow id of the arriving packet (aqm_flow_id())
  * @now:	arrival time, ns
+ * @pref:	current pref, for the decrease of pktcount (clamped at 0)
  *
- * Return: the packet's HB entry, its pktcount already counting this packet,
- * when the flow is in HB; NULL when the packet is a non-HB packet, which is
- * never dropped early (also the packet that promotes its flow).
+ * One sweep step over HB first (its deletions move entries), then the
+ * lookup. O(AQM_FTAB_SWEEP) whatever the size of HB.
+ *
+ * Return: the packet's HB entry, its pktcount decreased for the Tdec
+ * boundaries it missed and counting this packet, when the flow is in HB;
+ * NULL when the packet is a non-HB packet, which is never dropped early
+ * (also the packet that promotes its flow).
  */
 static inline struct aqm_ftab_entry *aqm_dcn_classify(struct aqm_dcn *d,
-						      u32 id, u64 now)
+						      u32 id, u64 now, s64 pref)
 {
-	struct aqm_ftab_entry *e = aqm_ftab_lookup(&d->hb, id);
+	s64 dec = max_t(s64, pref, 0);
+	struct aqm_ftab_entry *e;
+	bool expired = false;
 	u32 count;
 
+	d->removals += aqm_ftab_sweep(&d->hb, dec, AQM_FTAB_SWEEP);
+	e = aqm_ftab_lookup(&d->hb, id);
 	if (e) {
-		e->val += AQM_PI_ONE;
-		return e;
+		if (!aqm_ftab_age(&d->hb, e, dec)) {
+			e->val += AQM_PI_ONE;
+			return e;
+		}
+		/* negative at a boundary since its last packet: gone from HB */
+		expired = true;
 	}
 	count = aqm_sb_hit(&d->sb, id, now, d->clear_ns);
 	if (count >= d->threshold) {
+		/* an expired entry is still there: insert returns it */
 		e = aqm_ftab_insert(&d->hb, id);
 		if (e) {
 			e->val = (s64)count << AQM_PI_SHIFT;
 			aqm_sb_forget(&d->sb, id);
 			d->promotions++;
+			d->removals += expired;
 		}
 	}
 	return NULL;
@@ -102,18 +129,39 @@ static inline s64 aqm_dcn_pref_cap(const struct aqm_dcn *d, s64 pref)
 }
 
 /**
- * aqm_dcn_decay() - end of @periods Tdec periods: pktcount -= pref each
+ * aqm_dcn_tick() - @periods Tdec periods ended: pktcount -= pref each
  * @d:		DCN state
- * @pref:	fair share, AQM_PI_ONE = 1 packet
+ * @pref:	fair share, AQM_PI_ONE = 1 packet (clamped at 0)
  * @periods:	Tdec periods elapsed, >= 1 (more than one after idleness)
  *
- * Return: the number of flows that left HB.
+ * O(AQM_FTAB_SWEEP): the flows are decreased lazily (aqm_ftab_tick()).
+ *
+ * Return: the number of flows the sweep step removed from HB.
  */
-static inline u32 aqm_dcn_decay(struct aqm_dcn *d, s64 pref, u64 periods)
+static inline u32 aqm_dcn_tick(struct aqm_dcn *d, s64 pref, u64 periods)
 {
-	/* 2^10 periods of the largest pref (< 2^52) stay below 2^62 */
-	s64 dec = max_t(s64, pref, 0) * (s64)min_t(u64, periods, 1024);
-	u32 gone = aqm_ftab_decay(&d->hb, dec);
+	u32 gone = aqm_ftab_tick(&d->hb, max_t(s64, pref, 0), periods);
+
+	d->removals += gone;
+	return gone;
+}
+
+/**
+ * aqm_dcn_settle() - bring every HB flow up to date (statistics dumps)
+ * @d:		DCN state
+ * @pref:	fair share, AQM_PI_ONE = 1 packet (clamped at 0)
+ *
+ * One full round of the sweep: every flow is decreased for the Tdec
+ * boundaries it missed and the expired ones leave HB, so that @d->hb.count
+ * and @d->removals are what the eager decay would show. O(slots): for a
+ * stats dump (a few microseconds per thousand slots), never per packet.
+ *
+ * Return: the number of flows removed.
+ */
+static inline u32 aqm_dcn_settle(struct aqm_dcn *d, s64 pref)
+{
+	u32 gone = aqm_ftab_sweep(&d->hb, max_t(s64, pref, 0),
+				  d->hb.mask + 1 + d->hb.count);
 
 	d->removals += gone;
 	return gone;

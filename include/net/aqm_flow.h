@@ -40,6 +40,30 @@
  *    (slots = roundup_pow_of_two(2 * capacity)); capacity in
  *    [1, AQM_FTAB_MAX = 65536], so at most 131072 slots = 2 MiB.
  *
+ *    Decay (DCN section 3.2: every Tdec each pktcount -= pref, and a flow
+ *    whose count goes negative leaves HB) is lazy, as Figure 3 draws it: the
+ *    table counts elapsed periods in @epoch (aqm_ftab_tick()), each entry
+ *    remembers the epoch of its last decay, and an entry is decayed by
+ *    dec * (periods since then) when its flow's packet arrives
+ *    (aqm_ftab_age()) or when the clean-up sweep passes it. The sweep
+ *    (aqm_ftab_sweep()) examines a fixed AQM_FTAB_SWEEP slots from a cursor
+ *    that goes round the table, and deletes the entries whose count is
+ *    negative, i.e. the flows that stopped. For a constant dec this is
+ *    exactly the eager decay of every entry at every period; when dec
+ *    changes, an entry takes the dec of the moment it is aged for all the
+ *    periods it missed. A flow that expired stays in @count until the sweep
+ *    reaches it, at most one round of the cursor later.
+ *    Epochs are kept in 31 bits per entry. An entry is aged at least once
+ *    per round of the cursor (the sweep deletes only at the cursor, and a
+ *    backward shift moves entries towards it, never past it). A deletion
+ *    costs the sweep one examination without moving the cursor, and at
+ *    most one flow is inserted per call, so a round takes fewer than
+ *    (slots + capacity) / (AQM_FTAB_SWEEP - 1) < 2^15 calls of
+ *    aqm_ftab_sweep() or aqm_ftab_tick(); one tick adds at most
+ *    AQM_FTAB_TICK_MAX = 2^10 periods, so fewer than 2^25 periods pass
+ *    between two agings, far from 2^31. (A table that also deletes outside
+ *    the sweep, like the shadow buffer's, does not decay.)
+ *
  * 3. shadow, AFD's shadow buffer (Pan et al.): the ids of the last b sampled
  *    arrivals in a ring, and an ftab of capacity b counting, for each flow,
  *    how many of those b arrivals are its own (AFD's m_i). The ring holds at
@@ -49,10 +73,10 @@
  *    256 KiB + 2 MiB.
  *
  * Cost per packet: aqm_sb_hit O(1); ftab lookup/insert/delete O(1) expected
- * (load <= 1/2); aqm_shadow_add at most two lookups, one insert and one
- * delete. No allocation, lock, division or floating point on any of them.
- * aqm_ftab_decay() walks the whole array, O(slots), and is meant to run once
- * every Tdec.
+ * (load <= 1/2); aqm_ftab_age O(1); aqm_ftab_sweep and aqm_ftab_tick
+ * AQM_FTAB_SWEEP slots, whatever the table size; aqm_shadow_add at most two
+ * lookups, one insert and one delete. No allocation, lock, division or
+ * floating point on any of them.
  */
 #ifndef __NET_AQM_FLOW_H
 #define __NET_AQM_FLOW_H
@@ -128,21 +152,26 @@ static inline size_t aqm_sb_mem(const struct aqm_sb *sb)
 	return sb->tab ? (size_t)sb->size * sizeof(struct aqm_sb_entry) : 0;
 }
 
-/* aqm_ftab_entry.flags: the slot holds a flow. Owned by the table. */
-#define AQM_FTAB_USED	BIT(0)
+/* aqm_ftab_entry.stamp, owned by the table: the slot holds a flow */
+#define AQM_FTAB_USED		BIT(31)
+/* aqm_ftab_entry.stamp: low 31 bits of the epoch of the last decay */
+#define AQM_FTAB_EPOCH		GENMASK(30, 0)
+/* Most periods one aqm_ftab_tick() adds (after a long idleness). */
+#define AQM_FTAB_TICK_MAX	1024
+/* Slots one aqm_ftab_sweep() examines. */
+#define AQM_FTAB_SWEEP		8
 
 /**
  * struct aqm_ftab_entry - one flow table slot (16 bytes)
  * @id:		flow id
- * @flags:	AQM_FTAB_USED when the slot holds a flow; owned by the table
- * @aux:	free for the owner, 0 after insert, moves with the entry
+ * @stamp:	AQM_FTAB_USED when the slot holds a flow, and the epoch of the
+ *		entry's last decay (AQM_FTAB_EPOCH bits); owned by the table
  * @val:	the owner's counter, 0 after insert (DCN: pktcount in fixed
  *		point; shadow buffer: number of arrivals in the buffer)
  */
 struct aqm_ftab_entry {
 	u32 id;
-	u16 flags;
-	u16 aux;
+	u32 stamp;
 	s64 val;
 };
 
@@ -158,6 +187,10 @@ static_assert(sizeof(struct aqm_sb_entry) == 16);
  * @count:	flows held now
  * @hwm:	high-water mark of @count (kept across aqm_ftab_reset())
  * @full:	inserts refused because @count was @capacity (cumulative)
+ * @epoch:	decay periods elapsed (aqm_ftab_tick())
+ * @cursor:	next slot the clean-up sweep examines
+ * @swept:	slots examined by the sweep (cumulative, kept across
+ *		aqm_ftab_reset()): the per-packet cost of the decay
  */
 struct aqm_ftab {
 	struct aqm_ftab_entry *slots;
@@ -167,6 +200,9 @@ struct aqm_ftab {
 	u32 count;
 	u32 hwm;
 	u64 full;
+	u64 epoch;
+	u32 cursor;
+	u64 swept;
 };
 
 int aqm_ftab_alloc(struct aqm_ftab *t, u32 capacity);
@@ -175,7 +211,9 @@ void aqm_ftab_reset(struct aqm_ftab *t);
 struct aqm_ftab_entry *aqm_ftab_lookup(const struct aqm_ftab *t, u32 id);
 struct aqm_ftab_entry *aqm_ftab_insert(struct aqm_ftab *t, u32 id);
 void aqm_ftab_delete(struct aqm_ftab *t, struct aqm_ftab_entry *e);
-u32 aqm_ftab_decay(struct aqm_ftab *t, s64 dec);
+bool aqm_ftab_age(struct aqm_ftab *t, struct aqm_ftab_entry *e, s64 dec);
+u32 aqm_ftab_sweep(struct aqm_ftab *t, s64 dec, u32 n);
+u32 aqm_ftab_tick(struct aqm_ftab *t, s64 dec, u64 periods);
 
 /**
  * aqm_ftab_home() - slot where the probe for @id starts

@@ -19,9 +19,17 @@
  *
  *   x(k) = x(k-1) - g_new * e(k) + g_old * e(k-1)
  *
- * This is AFD's M_fair update (Pan et al.) and DCN's pref update (DCN paper
- * section 3.2), whose papers name the gains a (on the old sample) and b (on
- * the new sample) with a < b; those qdiscs pass g_old = a and g_new = b.
+ * This is DCN's pref update (DCN paper section 3.2) as sch_dcn runs it:
+ * the paper's gains a < b are passed as g_old = a (on the previous sample)
+ * and g_new = b (on the newest). The paper prints them the other way round,
+ *
+ *   pref(k) = pref(k-1) + a * e(k) - b * e(k-1),   a < b,
+ *
+ * a on the newest sample and b on the previous one: the same integral part
+ * (a - b) * e, but a proportional part a * (e(k) - e(k-1)) that raises the
+ * share while the queue grows. sch_dcn keeps the falling form above, in
+ * which both parts lower the share while the queue is long or growing (see
+ * sch_dcn.c). AFD's fair share M_fair (Pan et al.) falls the same way.
  *
  * Fixed point:
  *  - x is an s64 in units of 2^-AQM_PI_SHIFT (a probability of 1.0 is

@@ -9,6 +9,7 @@
 #include <linux/errno.h>
 #include <linux/export.h>
 #include <linux/log2.h>
+#include <linux/minmax.h>
 #include <linux/overflow.h>
 #include <linux/random.h>
 #include <linux/slab.h>
@@ -132,7 +133,7 @@ EXPORT_SYMBOL_GPL(aqm_sb_forget);
 
 static bool aqm_ftab_used(const struct aqm_ftab_entry *e)
 {
-	return e->flags & AQM_FTAB_USED;
+	return e->stamp & AQM_FTAB_USED;
 }
 
 /**
@@ -199,7 +200,8 @@ EXPORT_SYMBOL_GPL(aqm_ftab_reset);
  * @id:	flow id
  *
  * Return: the entry, or NULL when @id is not in the table. The pointer is
- * valid until the next aqm_ftab_delete() or aqm_ftab_decay() on @t.
+ * valid until the next aqm_ftab_delete(), aqm_ftab_sweep() or
+ * aqm_ftab_tick() on @t.
  */
 struct aqm_ftab_entry *aqm_ftab_lookup(const struct aqm_ftab *t, u32 id)
 {
@@ -223,10 +225,12 @@ EXPORT_SYMBOL_GPL(aqm_ftab_lookup);
  * @t:	allocated table
  * @id:	flow id
  *
- * Return: the new entry, with @val and @aux 0; the existing entry, unchanged,
+ * Return: the new entry, with @val 0, decayed as of now; the existing entry,
+ * unchanged,
  * when @id is already in the table; NULL when the table already holds
  * @t->capacity flows (counted in @t->full). The pointer is valid until the
- * next aqm_ftab_delete() or aqm_ftab_decay() on @t.
+ * next aqm_ftab_delete(), aqm_ftab_sweep() or
+ * aqm_ftab_tick() on @t.
  */
 struct aqm_ftab_entry *aqm_ftab_insert(struct aqm_ftab *t, u32 id)
 {
@@ -247,7 +251,7 @@ struct aqm_ftab_entry *aqm_ftab_insert(struct aqm_ftab *t, u32 id)
 	}
 	*e = (struct aqm_ftab_entry) {
 		.id = id,
-		.flags = AQM_FTAB_USED,
+		.stamp = AQM_FTAB_USED | ((u32)t->epoch & AQM_FTAB_EPOCH),
 	};
 	if (++t->count > t->hwm)
 		t->hwm = t->count;
@@ -292,45 +296,92 @@ void aqm_ftab_delete(struct aqm_ftab *t, struct aqm_ftab_entry *e)
 EXPORT_SYMBOL_GPL(aqm_ftab_delete);
 
 /**
- * aqm_ftab_decay() - subtract @dec from every flow, delete the negative ones
+ * aqm_ftab_age() - apply the periods an entry missed (DCN Figure 3)
  * @t:		allocated table
- * @dec:	amount to subtract (DCN section 3.2: pref, after each Tdec)
+ * @e:		entry of @t
+ * @dec:	amount to subtract per period (DCN: pref)
  *
- * Every flow is visited exactly once: the walk starts just after an empty
- * slot (there is always one), so no probe run crosses its start. A deletion
- * only moves entries that lie after the current slot in the walk, to the
- * current slot or later ones, and the current slot is examined again after
- * it. The subtraction saturates at the limits of s64. O(slots).
+ * @e->val -= @dec * (periods since the entry was last aged or inserted),
+ * saturating at the limits of s64; the entry is then current. Aging twice
+ * in one period subtracts nothing the second time. O(1).
+ *
+ * Return: true when @e->val is negative: the flow would have left the
+ * table at a period boundary. The entry stays until aqm_ftab_sweep() or
+ * the owner deletes it.
+ */
+bool aqm_ftab_age(struct aqm_ftab *t, struct aqm_ftab_entry *e, s64 dec)
+{
+	u32 now = (u32)t->epoch & AQM_FTAB_EPOCH;
+	u32 k = (now - e->stamp) & AQM_FTAB_EPOCH;
+	s64 sub;
+
+	if (k) {
+		e->stamp = AQM_FTAB_USED | now;
+		if (check_mul_overflow(dec, (s64)k, &sub))
+			sub = dec > 0 ? S64_MAX : S64_MIN;
+		if (check_sub_overflow(e->val, sub, &e->val))
+			e->val = sub > 0 ? S64_MIN : S64_MAX;
+	}
+	return e->val < 0;
+}
+EXPORT_SYMBOL_GPL(aqm_ftab_age);
+
+/**
+ * aqm_ftab_sweep() - age @n slots from the cursor, delete expired flows
+ * @t:		allocated table
+ * @dec:	amount to subtract per period, as for aqm_ftab_age()
+ * @n:		slots to examine
+ *
+ * The clean-up of flows that stopped sending: each examination ages the
+ * entry at the cursor; a negative one is deleted and the cursor stays, as
+ * the backward shift may have moved the next entry of its run there;
+ * otherwise (or on an empty slot) the cursor moves on, round the table.
+ * Exactly @n examinations (counted in @t->swept), fewer only when the
+ * table is or becomes empty: O(@n), whatever the table size. A full round
+ * takes at most slots + @t->count examinations.
  *
  * Return: the number of flows deleted.
  */
-u32 aqm_ftab_decay(struct aqm_ftab *t, s64 dec)
+u32 aqm_ftab_sweep(struct aqm_ftab *t, s64 dec, u32 n)
 {
-	u32 start = 0, deleted = 0, k = 1;
+	u32 deleted = 0;
 
-	if (!t->count)
-		return 0;
-	while (aqm_ftab_used(&t->slots[start]))
-		start++;
-	while (k <= t->mask) {
-		struct aqm_ftab_entry *e = &t->slots[(start + k) & t->mask];
+	for (; n && t->count; n--) {
+		struct aqm_ftab_entry *e = &t->slots[t->cursor];
 
-		if (!aqm_ftab_used(e)) {
-			k++;
-			continue;
-		}
-		if (check_sub_overflow(e->val, dec, &e->val))
-			e->val = dec > 0 ? S64_MIN : S64_MAX;
-		if (e->val < 0) {
+		t->swept++;
+
+		if (aqm_ftab_used(e) && aqm_ftab_age(t, e, dec)) {
 			aqm_ftab_delete(t, e);
 			deleted++;
-			continue;	/* something may have moved here */
+			continue;
 		}
-		k++;
+		t->cursor = (t->cursor + 1) & t->mask;
 	}
 	return deleted;
 }
-EXPORT_SYMBOL_GPL(aqm_ftab_decay);
+EXPORT_SYMBOL_GPL(aqm_ftab_sweep);
+
+/**
+ * aqm_ftab_tick() - @periods decay periods have ended (DCN: Tdec)
+ * @t:		allocated table
+ * @dec:	amount to subtract per period, as for aqm_ftab_age()
+ * @periods:	periods elapsed, >= 1; more than AQM_FTAB_TICK_MAX (after a
+ *		long idleness) count as that many, which keeps the epochs
+ *		of the entries unambiguous (see aqm_flow.h)
+ *
+ * Advances the epoch, so that every entry owes @dec per period, then runs
+ * one aqm_ftab_sweep() of AQM_FTAB_SWEEP slots, so that the cursor goes
+ * round even when no packet arrives between ticks. O(AQM_FTAB_SWEEP).
+ *
+ * Return: the number of flows the sweep deleted.
+ */
+u32 aqm_ftab_tick(struct aqm_ftab *t, s64 dec, u64 periods)
+{
+	t->epoch += min_t(u64, periods, AQM_FTAB_TICK_MAX);
+	return aqm_ftab_sweep(t, dec, AQM_FTAB_SWEEP);
+}
+EXPORT_SYMBOL_GPL(aqm_ftab_tick);
 
 /* ---------------------------------------------------------------------- */
 /* shadow: AFD's buffer of the last b sampled arrivals                     */

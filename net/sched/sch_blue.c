@@ -22,15 +22,26 @@
  * stats dump: no timer. Drops at the hard limit, drops and marks with
  * probability p_m are counted apart; early_drops + overflow_drops equals
  * the qdisc's drop count.
+ *
+ * Accounting, as sch_red: every drop or CE mark with probability p_m
+ * counts an overlimit; such a drop returns NET_XMIT_CN, a drop at the hard
+ * limit NET_XMIT_DROP. A GSO packet larger than bytelimit is segmented
+ * (blue_segment()); with a limit in packets a GSO packet is one packet
+ * and is queued whole.
  */
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
+#include <linux/netdevice.h>
 #include <linux/random.h>
 #include <linux/skbuff.h>
 #include <linux/types.h>
 #include <net/aqm_blue.h>
 #include <net/aqm_qdisc.h>
+/* skb_gso_segment() lives in net/gso.h since Linux 6.4 */
+#if __has_include("net/gso.h")
+#include <net/gso.h>
+#endif
 #include <net/inet_ecn.h>
 #include <net/netlink.h>
 #include <net/pkt_sched.h>
@@ -96,8 +107,8 @@ static void blue_idle_decay(struct blue_sched_data *q, u64 now)
 					     q->idle_since, now);
 }
 
-static int blue_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
-			      struct sk_buff **to_free)
+static int blue_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
+			    struct sk_buff **to_free)
 {
 	struct blue_sched_data *q = qdisc_priv(sch);
 	const struct blue_cfg *c = &q->cfg;
@@ -121,16 +132,77 @@ static int blue_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	}
 
 	if (q->vars.p_m > 0 && aqm_prob_hit(q->vars.p_m, get_random_u32())) {
+		qdisc_qstats_overlimit(sch);
 		if (c->ecn && INET_ECN_set_ce(skb)) {
 			q->stats.marks++;
 		} else {
+			/* a congestion drop: the parent sees NET_XMIT_CN,
+			 * counts a drop and no packet, as for sch_red
+			 */
 			q->stats.early_drops++;
-			return qdisc_drop(skb, sch, to_free);
+			qdisc_drop(skb, sch, to_free);
+			return NET_XMIT_CN;
 		}
 	}
 	if (empty)
 		q->idle_ns += now - q->idle_since;
 	return qdisc_enqueue_tail(skb, sch);
+}
+
+/*
+ * A GSO packet larger than bytelimit would overflow even an empty queue
+ * and raise p_m: its segments go through BLUE one by one instead, as
+ * sch_tbf does for packets over its burst. The parent counts the GSO
+ * packet as one packet of its full length; qdisc_tree_reduce_backlog()
+ * turns that into the segments that were queued.
+ */
+static int blue_segment(struct sk_buff *skb, struct Qdisc *sch,
+			struct sk_buff **to_free)
+{
+	netdev_features_t features = netif_skb_features(skb);
+	unsigned int len = 0, prev_len = qdisc_pkt_len(skb);
+	struct sk_buff *segs, *nskb;
+	int ret = NET_XMIT_DROP, nb = 0;
+
+	segs = skb_gso_segment(skb, features & ~NETIF_F_GSO_MASK);
+	if (IS_ERR_OR_NULL(segs))
+		return qdisc_drop(skb, sch, to_free);
+
+	skb_list_walk_safe(segs, segs, nskb) {
+		unsigned int seg_len = segs->len;
+		int r;
+
+		skb_mark_not_on_list(segs);
+		qdisc_skb_cb(segs)->pkt_len = seg_len;
+		r = blue_enqueue_one(segs, sch, to_free);
+		if (r == NET_XMIT_SUCCESS) {
+			nb++;
+			len += seg_len;
+		} else if (ret == NET_XMIT_DROP) {
+			ret = r;	/* NET_XMIT_CN if a segment saw one */
+		}
+	}
+	if (nb > 0) {
+		qdisc_tree_reduce_backlog(sch, 1 - nb, prev_len - len);
+		consume_skb(skb);
+		return NET_XMIT_SUCCESS;
+	}
+	/* every segment was dropped and counted: the parent drops one */
+	kfree_skb(skb);
+	return ret;
+}
+
+static int blue_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+			      struct sk_buff **to_free)
+{
+	struct blue_sched_data *q = qdisc_priv(sch);
+	u32 bytelimit = q->cfg.bytelimit;
+
+	if (unlikely(bytelimit && qdisc_pkt_len(skb) > bytelimit &&
+		     skb_is_gso(skb) &&
+		     skb_gso_validate_mac_len(skb, bytelimit)))
+		return blue_segment(skb, sch, to_free);
+	return blue_enqueue_one(skb, sch, to_free);
 }
 
 static struct sk_buff *blue_qdisc_dequeue(struct Qdisc *sch)

@@ -22,7 +22,18 @@
  * Every Tdec each pktcount decreases by pref; a flow whose pktcount goes
  * negative leaves HB. Packets of other flows are never dropped early, only
  * at the hard limit. The per-packet core is include/net/aqm_dcn.h; both
- * periodic tasks run lazily from enqueue, dequeue and stats dumps.
+ * periodic tasks run lazily from enqueue, dequeue and stats dumps, the
+ * decay per flow on its own arrival with a bounded sweep for the flows
+ * that stopped, so no packet walks HB.
+ *
+ * Accounting, as sch_red: every early notification (drop or CE mark)
+ * counts an overlimit; an early drop returns NET_XMIT_CN, a drop at the
+ * hard limit NET_XMIT_DROP.
+ *
+ * GSO: limit, qref and pref are in packets (skbs), and pktcount counts
+ * skbs too, so a GSO packet counts once in each and the share comparison
+ * stays in one unit; it cannot overflow an empty queue. Unlike sch_blue's
+ * byte limit, nothing needs segmenting.
  */
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -128,7 +139,7 @@ static void dcn_advance(struct Qdisc *sch, struct dcn_sched_data *q, u64 now)
 		u64 n = div64_u64(now - q->next_dec, tdec) + 1;
 
 		q->next_dec += n * tdec;
-		aqm_dcn_decay(&q->dcn, q->vars.x, n);
+		aqm_dcn_tick(&q->dcn, q->vars.x, n);
 	}
 }
 
@@ -141,18 +152,26 @@ static int dcn_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 
 	dcn_advance(sch, q, now);
 
+	/* Figure 3 counts every arrival, also one the hard limit drops */
+	e = aqm_dcn_classify(&q->dcn, aqm_flow_id(skb, &q->key), now,
+			     q->vars.x);
+
 	if (unlikely(sch->q.qlen >= READ_ONCE(sch->limit))) {
 		q->stats.forced_drops++;
 		return qdisc_drop(skb, sch, to_free);
 	}
 
-	e = aqm_dcn_classify(&q->dcn, aqm_flow_id(skb, &q->key), now);
 	if (e && aqm_share_hit(q->vars.x, e->val, get_random_u32())) {
+		qdisc_qstats_overlimit(sch);
 		if (q->cfg.ecn && INET_ECN_set_ce(skb)) {
 			q->stats.marks++;
 		} else {
+			/* a congestion drop: the parent sees NET_XMIT_CN,
+			 * counts a drop and no packet, as for sch_red
+			 */
 			q->stats.early_drops++;
-			return qdisc_drop(skb, sch, to_free);
+			qdisc_drop(skb, sch, to_free);
+			return NET_XMIT_CN;
 		}
 	}
 	return qdisc_enqueue_tail(skb, sch);
@@ -414,6 +433,7 @@ static int dcn_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	/* called without the qdisc lock: the decay changes HB under traffic */
 	sch_tree_lock(sch);
 	dcn_advance(sch, q, ktime_get_ns());
+	aqm_dcn_settle(&q->dcn, q->vars.x);
 	st = q->stats;
 	st.pref = (u32)min_t(s64, q->vars.x >> (AQM_PI_SHIFT - 8), U32_MAX);
 	st.qlen_sampled = q->vars.qold;

@@ -18,6 +18,13 @@
  * scaled by its size over the mean packet size (eq. 3), so SYNs and pure
  * ACKs are rarely dropped. Packets beyond `limit` are always dropped.
  *
+ * Accounting, as sch_red: every early drop or CE mark counts an overlimit;
+ * an early drop returns NET_XMIT_CN, a drop at `limit` NET_XMIT_DROP.
+ * GSO packets are not segmented: `limit` is in packets, so one cannot
+ * overflow an empty queue, and in bytemode its probability is scaled by
+ * its size (capped at 1.0), about the chance that one of its segments
+ * would be hit.
+ *
  * a, b and T are given, or derived from the link rate, the largest RTT and
  * the smallest number of flows by Hollot's design rule (aqm_pi_design()).
  * The controller runs lazily from enqueue, dequeue and stats dumps: no
@@ -95,9 +102,15 @@ struct pi_sched_data {
 	struct tc_pi_xstats stats;
 };
 
+/* The controller's queue: bytes of backlog in bytemode, else packets. */
+static u32 pi_queue(const struct Qdisc *sch, bool bytemode)
+{
+	return bytemode ? sch->qstats.backlog : sch->q.qlen;
+}
+
 static u32 pi_qlen(const struct Qdisc *sch, const struct pi_sched_data *q)
 {
-	return q->cfg.bytemode ? sch->qstats.backlog : sch->q.qlen;
+	return pi_queue(sch, q->cfg.bytemode);
 }
 
 /* Take the samples due now; call before the queue changes. */
@@ -133,11 +146,16 @@ static int pi_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		p = aqm_prob_scale_len(p, len, q->recip_mean);
 	}
 	if (p > 0 && aqm_prob_hit(p, get_random_u32())) {
+		qdisc_qstats_overlimit(sch);
 		if (q->cfg.ecn && INET_ECN_set_ce(skb)) {
 			q->stats.marks++;
 		} else {
+			/* a congestion drop: the parent sees NET_XMIT_CN,
+			 * counts a drop and no packet, as for sch_red
+			 */
 			q->stats.early_drops++;
-			return qdisc_drop(skb, sch, to_free);
+			qdisc_drop(skb, sch, to_free);
+			return NET_XMIT_CN;
 		}
 	}
 	return qdisc_enqueue_tail(skb, sch);
@@ -312,7 +330,8 @@ static int pi_change(struct Qdisc *sch, struct nlattr *opt,
 	if (params.tupdate != q->params.tupdate)
 		q->vars.next = ktime_get_ns() + params.tupdate;
 	if (c.bytemode != q->cfg.bytemode) {
-		q->vars.qold = pi_qlen(sch, q);
+		/* q(k-1) in the new unit, or the next sample sees a jump */
+		q->vars.qold = pi_queue(sch, c.bytemode);
 		q->mean_len = c.avpkt << 8;
 		q->recip_mean = (u32)div_u64(BIT_ULL(32), c.avpkt);
 	}

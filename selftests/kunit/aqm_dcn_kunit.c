@@ -3,7 +3,8 @@
  * KUnit suite for DCN's per-packet core (include/net/aqm_dcn.h): the
  * classification of Figure 3 of "Taming the elephants", the early
  * notification probability 1 - pref/pktcount of section 3.2, the Tdec
- * decay and the anti-windup cap.
+ * decay (lazy, per flow on its arrival, with a bounded sweep) and the
+ * anti-windup cap.
  */
 #include <kunit/test.h>
 #include <linux/module.h>
@@ -36,11 +37,11 @@ static void aqm_dcn_promotion(struct kunit *test)
 
 	dcn_setup(test, &d, 64, 16);
 	for (i = 1; i <= 3; i++) {
-		KUNIT_EXPECT_NULL(test, aqm_dcn_classify(&d, 0xabcd0001, t += MS));
+		KUNIT_EXPECT_NULL(test, aqm_dcn_classify(&d, 0xabcd0001, t += MS, 0));
 		KUNIT_EXPECT_EQ(test, d.hb.count, 0U);
 	}
 	/* the 4th packet promotes its flow but is itself a non-HB packet */
-	KUNIT_EXPECT_NULL(test, aqm_dcn_classify(&d, 0xabcd0001, t += MS));
+	KUNIT_EXPECT_NULL(test, aqm_dcn_classify(&d, 0xabcd0001, t += MS, 0));
 	KUNIT_EXPECT_EQ(test, d.hb.count, 1U);
 	KUNIT_EXPECT_EQ(test, d.promotions, 1ULL);
 	e = aqm_ftab_lookup(&d.hb, 0xabcd0001);
@@ -50,7 +51,7 @@ static void aqm_dcn_promotion(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, d.sb.tab[reciprocal_scale(0xabcd0001, 64)].count, 0U);
 
 	/* from now on its packets are HB packets, counted in pktcount */
-	e = aqm_dcn_classify(&d, 0xabcd0001, t += MS);
+	e = aqm_dcn_classify(&d, 0xabcd0001, t += MS, 0);
 	KUNIT_ASSERT_NOT_NULL(test, e);
 	KUNIT_EXPECT_EQ(test, e->val, PKT(5));
 	dcn_teardown(&d);
@@ -66,11 +67,11 @@ static void aqm_dcn_clearing_interval(struct kunit *test)
 	dcn_setup(test, &d, 64, 16);
 	/* 20 packets 101 ms apart: never 4 within a clearing interval */
 	for (i = 0; i < 20; i++)
-		KUNIT_EXPECT_NULL(test, aqm_dcn_classify(&d, 0x5000, t += CLEAR_NS + MS));
+		KUNIT_EXPECT_NULL(test, aqm_dcn_classify(&d, 0x5000, t += CLEAR_NS + MS, 0));
 	KUNIT_EXPECT_EQ(test, d.hb.count, 0U);
 	/* 99 ms apart: promoted at the 4th */
 	for (i = 0; i < 4; i++)
-		aqm_dcn_classify(&d, 0x5000, t += CLEAR_NS - MS);
+		aqm_dcn_classify(&d, 0x5000, t += CLEAR_NS - MS, 0);
 	KUNIT_EXPECT_EQ(test, d.hb.count, 1U);
 	dcn_teardown(&d);
 }
@@ -84,8 +85,8 @@ static void aqm_dcn_sb_collision(struct kunit *test)
 
 	dcn_setup(test, &d, 1, 16);	/* one slot: every flow collides */
 	for (i = 0; i < 10; i++) {
-		aqm_dcn_classify(&d, 0x1111, t += MS);
-		aqm_dcn_classify(&d, 0x2222, t += MS);
+		aqm_dcn_classify(&d, 0x1111, t += MS, 0);
+		aqm_dcn_classify(&d, 0x2222, t += MS, 0);
 	}
 	KUNIT_EXPECT_EQ(test, d.hb.count, 0U);
 	KUNIT_EXPECT_EQ(test, d.sb.overwrites, 19ULL);
@@ -101,12 +102,13 @@ static void aqm_dcn_hb_full(struct kunit *test)
 
 	dcn_setup(test, &d, 64, 1);
 	for (i = 0; i < 4; i++)
-		aqm_dcn_classify(&d, 0x1000, t += MS);
+		aqm_dcn_classify(&d, 0x1000, t += MS, 0);
 	for (i = 0; i < 6; i++)
-		KUNIT_EXPECT_NULL(test, aqm_dcn_classify(&d, 0x9000, t += MS));
+		KUNIT_EXPECT_NULL(test, aqm_dcn_classify(&d, 0x9000, t += MS, 0));
 	KUNIT_EXPECT_EQ(test, d.hb.count, 1U);
 	KUNIT_EXPECT_EQ(test, d.promotions, 1ULL);
-	KUNIT_EXPECT_GE(test, d.hb.full, 3ULL);
+	/* 0x9000 reached the threshold at its 4th, 5th and 6th packet */
+	KUNIT_EXPECT_EQ(test, d.hb.full, 3ULL);
 	KUNIT_EXPECT_NULL(test, aqm_ftab_lookup(&d.hb, 0x9000));
 	dcn_teardown(&d);
 }
@@ -139,12 +141,16 @@ static void aqm_dcn_notification_rate(struct kunit *test)
 		rnd = rnd * 1664525 + 1013904223;	/* LCG: deterministic */
 		hits += aqm_share_hit(PKT(25), PKT(100), rnd);
 	}
-	/* expected 30000 (3/4), 1% band */
-	KUNIT_EXPECT_GE(test, hits, 29700U);
-	KUNIT_EXPECT_LE(test, hits, 30300U);
+	/* 3/4 of 40000 is 30000; this sequence has exactly 30133 draws
+	 * below 3/4 of 2^32 (counted apart), so no other rounding passes
+	 */
+	KUNIT_EXPECT_EQ(test, hits, 30133U);
 }
 
-/* Every Tdec pktcount -= pref; a negative count leaves HB. */
+#define FLOW_A	0xa0000000
+#define FLOW_B	0x50000000
+
+/* Section 3.2: every Tdec pktcount -= pref; a negative count leaves HB. */
 static void aqm_dcn_decay_test(struct kunit *test)
 {
 	struct aqm_ftab_entry *e;
@@ -155,28 +161,206 @@ static void aqm_dcn_decay_test(struct kunit *test)
 	dcn_setup(test, &d, 64, 16);
 	/* flow A: 4 + 20 packets, flow B: 4 + 2 packets */
 	for (i = 0; i < 24; i++)
-		aqm_dcn_classify(&d, 0xa0000000, t += MS);
+		aqm_dcn_classify(&d, FLOW_A, t += MS, PKT(10));
 	for (i = 0; i < 6; i++)
-		aqm_dcn_classify(&d, 0x50000000, t += MS);
+		aqm_dcn_classify(&d, FLOW_B, t += MS, PKT(10));
 	KUNIT_EXPECT_EQ(test, d.hb.count, 2U);
 
-	KUNIT_EXPECT_EQ(test, aqm_dcn_decay(&d, PKT(10), 1), 1U);
-	KUNIT_EXPECT_EQ(test, d.removals, 1ULL);
-	e = aqm_ftab_lookup(&d.hb, 0xa0000000);
+	aqm_dcn_tick(&d, PKT(10), 1);
+	/* A: 24 - 10 + this packet */
+	e = aqm_dcn_classify(&d, FLOW_A, t += MS, PKT(10));
 	KUNIT_ASSERT_NOT_NULL(test, e);
-	KUNIT_EXPECT_EQ(test, e->val, PKT(14));
-	KUNIT_EXPECT_NULL(test, aqm_ftab_lookup(&d.hb, 0x50000000));
+	KUNIT_EXPECT_EQ(test, e->val, PKT(15));
+	/* B: 6 - 10 < 0, gone: its packet is a non-HB packet */
+	KUNIT_EXPECT_NULL(test, aqm_dcn_classify(&d, FLOW_B, t += MS, PKT(10)));
 
-	/* exactly 0 stays; below leaves */
-	KUNIT_EXPECT_EQ(test, aqm_dcn_decay(&d, PKT(14), 1), 0U);
-	KUNIT_EXPECT_EQ(test, aqm_dcn_decay(&d, 1, 1), 1U);
+	/* exactly 0 stays: A 15 - 15 + 1 */
+	aqm_dcn_tick(&d, PKT(15), 1);
+	e = aqm_dcn_classify(&d, FLOW_A, t += MS, PKT(15));
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_EXPECT_EQ(test, e->val, PKT(1));
+	/* below leaves: 1 - 1 - 1/2^32 */
+	aqm_dcn_tick(&d, PKT(1) + 1, 1);
+	KUNIT_EXPECT_NULL(test, aqm_dcn_classify(&d, FLOW_A, t += MS, PKT(1) + 1));
+
+	/* B went at the second tick's sweep, A goes within one round */
+	for (i = 0; i < 32 / AQM_FTAB_SWEEP; i++)
+		aqm_dcn_tick(&d, PKT(1), 1);
 	KUNIT_EXPECT_EQ(test, d.hb.count, 0U);
-
-	/* after hours of idleness many periods decay at once, no overflow */
-	for (i = 0; i < 10; i++)
-		aqm_dcn_classify(&d, 0xa0000000, t += MS);
-	KUNIT_EXPECT_EQ(test, aqm_dcn_decay(&d, AQM_DCN_PREF_MAX, 1000000), 1U);
+	KUNIT_EXPECT_EQ(test, d.removals, 2ULL);
+	KUNIT_EXPECT_EQ(test, d.promotions, 2ULL);
 	dcn_teardown(&d);
+}
+
+/*
+ * The lazy decrease gives, for a flow over several periods, exactly the
+ * pktcount of the eager one (every flow at every Tdec boundary), whether
+ * the flow's own packets or the sweep age it. pref = 6; flow B sends 10
+ * packets a period, so the sweep (8 slots a packet) passes every one of
+ * the 64 HB slots each period.
+ */
+static void aqm_dcn_lazy_equals_eager(struct kunit *test)
+{
+	const s64 pref = PKT(6);
+	struct aqm_ftab_entry *e = NULL;
+	struct aqm_dcn d;
+	u64 t = 0;
+	int i;
+
+	dcn_setup(test, &d, 64, 32);
+	KUNIT_ASSERT_EQ(test, d.hb.mask + 1, 64U);
+	for (i = 0; i < 24; i++)
+		e = aqm_dcn_classify(&d, FLOW_A, t += MS, pref);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_EXPECT_EQ(test, e->val, PKT(24));
+	for (i = 0; i < 10; i++)
+		aqm_dcn_classify(&d, FLOW_B, t += MS, pref);	/* B: 10 */
+
+	/* period 1: A 24 - 6 = 18, + 1 */
+	aqm_dcn_tick(&d, pref, 1);
+	for (i = 0; i < 10; i++)
+		aqm_dcn_classify(&d, FLOW_B, t += MS, pref);
+	e = aqm_dcn_classify(&d, FLOW_A, t += MS, pref);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_EXPECT_EQ(test, e->val, PKT(19));
+
+	/* period 2: A silent, 19 - 6 = 13; period 3: 13 - 6 = 7, + 1 */
+	aqm_dcn_tick(&d, pref, 1);
+	for (i = 0; i < 10; i++)
+		aqm_dcn_classify(&d, FLOW_B, t += MS, pref);
+	aqm_dcn_tick(&d, pref, 1);
+	for (i = 0; i < 10; i++)
+		e = aqm_dcn_classify(&d, FLOW_B, t += MS, pref);
+	/* B: 10 + 3 * (10 - 6) */
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_EXPECT_EQ(test, e->val, PKT(22));
+	e = aqm_dcn_classify(&d, FLOW_A, t += MS, pref);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_EXPECT_EQ(test, e->val, PKT(8));
+
+	/* three periods at once: A 8 - 18 < 0 is gone, B 22 - 18 = 4, + 1 */
+	aqm_dcn_tick(&d, pref, 3);
+	KUNIT_EXPECT_NULL(test, aqm_dcn_classify(&d, FLOW_A, t += MS, pref));
+	e = aqm_dcn_classify(&d, FLOW_B, t += MS, pref);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_EXPECT_EQ(test, e->val, PKT(5));
+	for (i = 0; i < 64 / AQM_FTAB_SWEEP; i++)
+		aqm_dcn_classify(&d, FLOW_B, t += MS, pref);
+	KUNIT_EXPECT_NULL(test, aqm_ftab_lookup(&d.hb, FLOW_A));
+	KUNIT_EXPECT_EQ(test, d.hb.count, 1U);
+	KUNIT_EXPECT_EQ(test, d.removals, 1ULL);
+	dcn_teardown(&d);
+}
+
+/* A flow found expired and promoted again reuses its entry, from 4. */
+static void aqm_dcn_expired_repromoted(struct kunit *test)
+{
+	struct aqm_ftab_entry *e = NULL;
+	struct aqm_dcn d;
+	u64 t = 0;
+	int i;
+
+	dcn_setup(test, &d, 64, 16);
+	for (i = 0; i < 5; i++)
+		aqm_dcn_classify(&d, FLOW_A, t += MS, PKT(10));
+	aqm_dcn_tick(&d, PKT(10), 1);		/* 5 - 10 */
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_NULL(test, aqm_dcn_classify(&d, FLOW_A, t += MS,
+							 PKT(10)));
+	e = aqm_dcn_classify(&d, FLOW_A, t += MS, PKT(10));
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_EXPECT_EQ(test, e->val, PKT(5));
+	KUNIT_EXPECT_EQ(test, d.hb.count, 1U);
+	KUNIT_EXPECT_EQ(test, d.promotions, 2ULL);
+	KUNIT_EXPECT_EQ(test, d.removals, 1ULL);
+	dcn_teardown(&d);
+}
+
+/*
+ * After hours of idleness one tick counts AQM_FTAB_TICK_MAX periods, and
+ * the largest pref times that many does not overflow.
+ */
+static void aqm_dcn_idle_no_overflow(struct kunit *test)
+{
+	struct aqm_ftab_entry *e;
+	struct aqm_dcn d;
+	u64 t = 0;
+	int i;
+
+	dcn_setup(test, &d, 64, 16);
+	/* B: 10 packets; its slot (10 of 32) is outside the tick's sweep
+	 * (the cursor is at 16 after the 6 packets that found HB non-empty)
+	 */
+	for (i = 0; i < 10; i++)
+		aqm_dcn_classify(&d, FLOW_B, t += MS, AQM_DCN_PREF_MAX);
+	KUNIT_EXPECT_EQ(test, d.hb.cursor, 16U);
+	aqm_dcn_tick(&d, AQM_DCN_PREF_MAX, 1000000);
+	KUNIT_EXPECT_EQ(test, d.hb.epoch, (u64)AQM_FTAB_TICK_MAX);
+	e = aqm_ftab_lookup(&d.hb, FLOW_B);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_EXPECT_TRUE(test, aqm_ftab_age(&d.hb, e, AQM_DCN_PREF_MAX));
+	/* 10 packets - 2^10 periods * 2^52 */
+	KUNIT_EXPECT_EQ(test, e->val, PKT(10) - ((s64)AQM_FTAB_TICK_MAX << 52));
+	KUNIT_EXPECT_NULL(test, aqm_dcn_classify(&d, FLOW_B, t += MS,
+						 AQM_DCN_PREF_MAX));
+	dcn_teardown(&d);
+}
+
+/*
+ * The decay's per-packet work does not depend on the size of HB: a packet
+ * examines AQM_FTAB_SWEEP slots, a Tdec step as many more, with 64 HB
+ * slots as with 131072 (the eager decay walked every slot at every Tdec).
+ * A flow that stopped is still deleted within one round of the cursor.
+ */
+static void dcn_cost(struct kunit *test, u32 hb_size, u32 slots)
+{
+	u64 t = 0, before, calls = 0;
+	struct aqm_dcn d;
+	int i;
+
+	dcn_setup(test, &d, 64, hb_size);
+	KUNIT_ASSERT_EQ(test, d.hb.mask + 1, slots);
+	/* X is promoted and stays; S is promoted and stops */
+	for (i = 0; i < 4; i++) {
+		aqm_dcn_classify(&d, 0x12345678, t += MS, PKT(1));
+		aqm_dcn_classify(&d, 0x87654321, t += MS, PKT(1));
+	}
+	KUNIT_ASSERT_EQ(test, d.hb.count, 2U);
+
+	/* 5 periods of 10 packets of X: S goes from 4 to -1 */
+	for (i = 0; i < 50; i++) {
+		bool tdec = i % 10 == 0;
+
+		before = d.hb.swept;
+		if (tdec)
+			aqm_dcn_tick(&d, PKT(1), 1);
+		aqm_dcn_classify(&d, 0x12345678, t += MS, PKT(1));
+		KUNIT_EXPECT_EQ_MSG(test, d.hb.swept - before,
+				    (u64)(tdec ? 2 : 1) * AQM_FTAB_SWEEP,
+				    "packet %d", i);
+	}
+	/* the cursor reaches S within one round: slots / 8 sweeps */
+	while (d.hb.count == 2 && calls <= slots / AQM_FTAB_SWEEP + 1) {
+		before = d.hb.swept;
+		aqm_dcn_classify(&d, 0x12345678, t += MS, PKT(1));
+		KUNIT_ASSERT_EQ(test, d.hb.swept - before, (u64)AQM_FTAB_SWEEP);
+		calls++;
+	}
+	KUNIT_EXPECT_EQ(test, d.hb.count, 1U);
+	KUNIT_EXPECT_LE(test, calls, (u64)slots / AQM_FTAB_SWEEP + 1);
+	KUNIT_EXPECT_EQ(test, d.removals, 1ULL);
+	KUNIT_EXPECT_NULL(test, aqm_ftab_lookup(&d.hb, 0x87654321));
+	dcn_teardown(&d);
+}
+
+static void aqm_dcn_cost_64(struct kunit *test)
+{
+	dcn_cost(test, 32, 64);
+}
+
+static void aqm_dcn_cost_131072(struct kunit *test)
+{
+	dcn_cost(test, AQM_FTAB_MAX, 131072);
 }
 
 /* Anti-windup: pref may not rise while HB is empty. */
@@ -189,7 +373,7 @@ static void aqm_dcn_pref_cap_test(struct kunit *test)
 	dcn_setup(test, &d, 64, 16);
 	KUNIT_EXPECT_EQ(test, aqm_dcn_pref_cap(&d, PKT(37)), PKT(37));
 	for (i = 0; i < 4; i++)
-		aqm_dcn_classify(&d, 0x77, t += MS);
+		aqm_dcn_classify(&d, 0x77, t += MS, 0);
 	KUNIT_EXPECT_EQ(test, aqm_dcn_pref_cap(&d, PKT(37)), AQM_DCN_PREF_MAX);
 	dcn_teardown(&d);
 }
@@ -202,6 +386,11 @@ static struct kunit_case aqm_dcn_cases[] = {
 	KUNIT_CASE(aqm_dcn_notification_probability),
 	KUNIT_CASE(aqm_dcn_notification_rate),
 	KUNIT_CASE(aqm_dcn_decay_test),
+	KUNIT_CASE(aqm_dcn_lazy_equals_eager),
+	KUNIT_CASE(aqm_dcn_expired_repromoted),
+	KUNIT_CASE(aqm_dcn_idle_no_overflow),
+	KUNIT_CASE(aqm_dcn_cost_64),
+	KUNIT_CASE(aqm_dcn_cost_131072),
 	KUNIT_CASE(aqm_dcn_pref_cap_test),
 	{}
 };

@@ -261,7 +261,7 @@ static struct kunit_suite aqm_flow_sb_suite = {
 
 static bool slot_used(const struct aqm_ftab *t, u32 i)
 {
-	return t->slots[i].flags & AQM_FTAB_USED;
+	return t->slots[i].stamp & AQM_FTAB_USED;
 }
 
 /* slot index of entry @e */
@@ -367,7 +367,7 @@ static void aqm_ftab_insert_lookup(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, aqm_ftab_lookup(t, 0), e);
 	KUNIT_EXPECT_PTR_EQ(test, aqm_ftab_lookup(t, FID(t, 9, 3)), f);
 	KUNIT_EXPECT_EQ(test, lk(test, t, 0)->val, 7);
-	KUNIT_EXPECT_EQ(test, f->aux, 0);
+	KUNIT_EXPECT_EQ(test, f->stamp, AQM_FTAB_USED);	/* epoch 0 */
 	KUNIT_EXPECT_NULL(test, aqm_ftab_lookup(t, FID(t, 9, 4)));
 	KUNIT_EXPECT_EQ(test, t->count, 2);
 
@@ -580,6 +580,19 @@ static void aqm_ftab_hwm(struct kunit *test)
 }
 
 /*
+ * One decay period for every flow, as DCN's Tdec: a tick, then sweeps
+ * until the cursor went round (an examination that deletes does not move
+ * it, so twice the slots is enough). Aging an entry twice in a period
+ * subtracts once, so the result is the eager decay of each flow by @dec.
+ */
+static u32 decay(struct aqm_ftab *t, s64 dec)
+{
+	u32 gone = aqm_ftab_tick(t, dec, 1);
+
+	return gone + aqm_ftab_sweep(t, dec, 2 * (t->mask + 1));
+}
+
+/*
  * Model check: 6000 random inserts, deletes, lookups and decays on ids
  * crowded near the end of the table, compared with a plain array.
  */
@@ -686,7 +699,7 @@ static void aqm_ftab_model(struct kunit *test)
 					want++;
 				}
 			}
-			KUNIT_ASSERT_EQ_MSG(test, aqm_ftab_decay(t, dec), want,
+			KUNIT_ASSERT_EQ_MSG(test, decay(t, dec), want,
 					    "op %d", op);
 			deleted_total += want;
 			break;
@@ -729,14 +742,14 @@ static void aqm_decay_basic(struct kunit *test)
 	u32 a = FID(t, 2, 0), b = FID(t, 2, 1), c = FID(t, 3, 0);
 	u32 d = FID(t, 11, 0);
 
-	KUNIT_EXPECT_EQ(test, aqm_ftab_decay(t, 5), 0);	/* empty */
+	KUNIT_EXPECT_EQ(test, decay(t, 5), 0);	/* empty */
 
 	ins(test, t, a, 10);
 	ins(test, t, b, 5);
 	ins(test, t, c, 3);
 	ins(test, t, d, 0);
 	/* pktcount - pref: 6, 1, -1, -4: the negative ones leave HB */
-	KUNIT_EXPECT_EQ(test, aqm_ftab_decay(t, 4), 2);
+	KUNIT_EXPECT_EQ(test, decay(t, 4), 2);
 	KUNIT_EXPECT_EQ(test, t->count, 2);
 	KUNIT_EXPECT_EQ(test, lk(test, t, a)->val, 6);
 	KUNIT_EXPECT_EQ(test, lk(test, t, b)->val, 1);
@@ -745,21 +758,21 @@ static void aqm_decay_basic(struct kunit *test)
 	ftab_check(test, t);
 
 	/* zero is not negative: b stays at 0 */
-	KUNIT_EXPECT_EQ(test, aqm_ftab_decay(t, 1), 0);
+	KUNIT_EXPECT_EQ(test, decay(t, 1), 0);
 	KUNIT_EXPECT_EQ(test, lk(test, t, b)->val, 0);
-	KUNIT_EXPECT_EQ(test, aqm_ftab_decay(t, 0), 0);
-	KUNIT_EXPECT_EQ(test, aqm_ftab_decay(t, 1), 1);
+	KUNIT_EXPECT_EQ(test, decay(t, 0), 0);
+	KUNIT_EXPECT_EQ(test, decay(t, 1), 1);
 	KUNIT_EXPECT_EQ(test, lk(test, t, a)->val, 4);
 	KUNIT_EXPECT_NULL(test, aqm_ftab_lookup(t, b));
 
 	/* saturating: no wrap-around of s64 */
 	lk(test, t, a)->val = S64_MAX;
-	KUNIT_EXPECT_EQ(test, aqm_ftab_decay(t, -1), 0);
+	KUNIT_EXPECT_EQ(test, decay(t, -1), 0);
 	KUNIT_EXPECT_EQ(test, lk(test, t, a)->val, S64_MAX);
-	KUNIT_EXPECT_EQ(test, aqm_ftab_decay(t, S64_MAX), 0);
+	KUNIT_EXPECT_EQ(test, decay(t, S64_MAX), 0);
 	KUNIT_EXPECT_EQ(test, lk(test, t, a)->val, 0);
 	lk(test, t, a)->val = S64_MIN + 1;
-	KUNIT_EXPECT_EQ(test, aqm_ftab_decay(t, S64_MAX), 1);
+	KUNIT_EXPECT_EQ(test, decay(t, S64_MAX), 1);
 	KUNIT_EXPECT_EQ(test, t->count, 0);
 }
 
@@ -783,7 +796,7 @@ static void aqm_decay_wrap(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, slot_of(t, ins(test, t, f, 40)), 2);
 	KUNIT_EXPECT_EQ(test, slot_of(t, ins(test, t, g, 50)), 3);
 
-	KUNIT_EXPECT_EQ(test, aqm_ftab_decay(t, 1), 2);
+	KUNIT_EXPECT_EQ(test, decay(t, 1), 2);
 	KUNIT_EXPECT_NULL(test, aqm_ftab_lookup(t, a));
 	KUNIT_EXPECT_NULL(test, aqm_ftab_lookup(t, c));
 	KUNIT_EXPECT_EQ(test, lk(test, t, b)->val, 9);
@@ -801,11 +814,11 @@ static void aqm_decay_wrap(struct kunit *test)
 	ftab_check(test, t);
 
 	/* the same again from the new layout */
-	KUNIT_EXPECT_EQ(test, aqm_ftab_decay(t, 9), 0);
+	KUNIT_EXPECT_EQ(test, decay(t, 9), 0);
 	KUNIT_EXPECT_EQ(test, lk(test, t, b)->val, 0);
 	KUNIT_EXPECT_EQ(test, lk(test, t, d)->val, 10);
 	KUNIT_EXPECT_EQ(test, lk(test, t, g)->val, 40);
-	KUNIT_EXPECT_EQ(test, aqm_ftab_decay(t, 11), 2);
+	KUNIT_EXPECT_EQ(test, decay(t, 11), 2);
 	KUNIT_EXPECT_EQ(test, lk(test, t, e)->val, 9);
 	KUNIT_EXPECT_EQ(test, lk(test, t, f)->val, 19);
 	KUNIT_EXPECT_EQ(test, lk(test, t, g)->val, 29);
@@ -820,7 +833,7 @@ static void aqm_decay_all(struct kunit *test)
 
 	for (i = 0; i < 8; i++)
 		ins(test, t, FID(t, 12 + (i & 3), i), i);
-	KUNIT_EXPECT_EQ(test, aqm_ftab_decay(t, 4), 4);
+	KUNIT_EXPECT_EQ(test, decay(t, 4), 4);
 	for (i = 0; i < 8; i++) {
 		u32 id = FID(t, 12 + (i & 3), i);
 		struct aqm_ftab_entry *e = aqm_ftab_lookup(t, id);
@@ -830,16 +843,111 @@ static void aqm_decay_all(struct kunit *test)
 			KUNIT_EXPECT_EQ(test, e->val, (s64)i - 4);
 	}
 	ftab_check(test, t);
-	KUNIT_EXPECT_EQ(test, aqm_ftab_decay(t, 100), 4);
+	KUNIT_EXPECT_EQ(test, decay(t, 100), 4);
 	KUNIT_EXPECT_EQ(test, t->count, 0);
 	for (i = 0; i <= t->mask; i++)
 		KUNIT_EXPECT_FALSE(test, slot_used(t, i));
+}
+
+/* Lazy aging: a flow owes dec for every period since it was last aged. */
+static void aqm_decay_age(struct kunit *test)
+{
+	struct aqm_ftab *t = ftab_new(test, 8);
+	struct aqm_ftab_entry *e;
+
+	e = ins(test, t, FID(t, 5, 0), 100);
+	t->epoch += 3;			/* three periods, nobody swept */
+	KUNIT_EXPECT_FALSE(test, aqm_ftab_age(t, e, 7));
+	KUNIT_EXPECT_EQ(test, e->val, 100 - 3 * 7);
+	KUNIT_EXPECT_EQ(test, e->stamp, AQM_FTAB_USED | 3);
+	/* the same period again: nothing more */
+	KUNIT_EXPECT_FALSE(test, aqm_ftab_age(t, e, 7));
+	KUNIT_EXPECT_EQ(test, e->val, 79);
+	/* a flow inserted now owes nothing for the past */
+	KUNIT_EXPECT_EQ(test, ins(test, t, FID(t, 9, 0), 1)->stamp,
+			AQM_FTAB_USED | 3);
+	/* 12 periods of 7 take 79 to -5: expired, still in the table */
+	t->epoch += 12;
+	e = lk(test, t, FID(t, 5, 0));
+	KUNIT_EXPECT_TRUE(test, aqm_ftab_age(t, e, 7));
+	KUNIT_EXPECT_EQ(test, e->val, -5);
+	KUNIT_EXPECT_EQ(test, t->count, 2);
+	/* saturating: a huge dec times many periods does not wrap */
+	e = lk(test, t, FID(t, 9, 0));
+	t->epoch += 1000;
+	KUNIT_EXPECT_TRUE(test, aqm_ftab_age(t, e, S64_MAX / 3));
+	KUNIT_EXPECT_EQ(test, e->val, S64_MIN);
+}
+
+/* The 31-bit epoch of an entry survives the wrap of the table's epoch. */
+static void aqm_decay_epoch_wrap(struct kunit *test)
+{
+	struct aqm_ftab *t = ftab_new(test, 8);
+	struct aqm_ftab_entry *e;
+
+	t->epoch = BIT_ULL(31) - 2;
+	e = ins(test, t, FID(t, 1, 0), 50);
+	KUNIT_EXPECT_EQ(test, e->stamp, AQM_FTAB_USED | (BIT(31) - 2));
+	t->epoch += 5;			/* low 31 bits are 3 */
+	KUNIT_EXPECT_FALSE(test, aqm_ftab_age(t, e, 10));
+	KUNIT_EXPECT_EQ(test, e->val, 0);
+	KUNIT_EXPECT_EQ(test, e->stamp, AQM_FTAB_USED | 3);
+}
+
+/*
+ * The sweep examines exactly n slots from its cursor, round the table,
+ * and deletes the flows that expired, including one the backward shift
+ * of a deletion moves into the cursor's slot.
+ */
+static void aqm_decay_sweep(struct kunit *test)
+{
+	struct aqm_ftab *t = ftab_new(test, 8);	/* 16 slots */
+	u32 a = FID(t, 3, 0), b = FID(t, 3, 1), c = FID(t, 3, 2);
+	u32 d = FID(t, 12, 0);
+
+	/* an empty table: nothing to do, nothing examined */
+	KUNIT_EXPECT_EQ(test, aqm_ftab_sweep(t, 1, 8), 0);
+	KUNIT_EXPECT_EQ(test, t->swept, 0);
+	KUNIT_EXPECT_EQ(test, t->cursor, 0);
+
+	ins(test, t, a, 0);		/* slot 3 */
+	ins(test, t, b, 0);		/* slot 4 */
+	ins(test, t, c, 9);		/* slot 5 */
+	ins(test, t, d, 0);		/* slot 12 */
+	t->epoch++;
+	/* slots 0, 1, 2 are empty; in 3, a expires, b and c shift back */
+	KUNIT_EXPECT_EQ(test, aqm_ftab_sweep(t, 1, 4), 1);
+	KUNIT_EXPECT_EQ(test, t->cursor, 3);
+	KUNIT_EXPECT_EQ(test, slot_of(t, aqm_ftab_lookup(t, b)), 3);
+	/* the cursor stayed: b, now in 3, expires, c shifts into 3 */
+	KUNIT_EXPECT_EQ(test, aqm_ftab_sweep(t, 1, 1), 1);
+	KUNIT_EXPECT_EQ(test, t->cursor, 3);
+	KUNIT_EXPECT_EQ(test, slot_of(t, aqm_ftab_lookup(t, c)), 3);
+	/* c: 9 - 1 stays */
+	KUNIT_EXPECT_EQ(test, aqm_ftab_sweep(t, 1, 1), 0);
+	KUNIT_EXPECT_EQ(test, t->cursor, 4);
+	KUNIT_EXPECT_EQ(test, lk(test, t, c)->val, 8);
+	KUNIT_EXPECT_EQ(test, t->swept, 6);
+	ftab_check(test, t);
+	/* slots 4..11 hold nothing; in 12, d expires */
+	KUNIT_EXPECT_EQ(test, aqm_ftab_sweep(t, 1, 9), 1);
+	KUNIT_EXPECT_EQ(test, t->cursor, 12);
+	/* 12..15, 0..3 and round the end */
+	KUNIT_EXPECT_EQ(test, aqm_ftab_sweep(t, 1, 8), 0);
+	KUNIT_EXPECT_EQ(test, t->cursor, 4);
+	KUNIT_EXPECT_EQ(test, t->swept, 23);
+	KUNIT_EXPECT_EQ(test, t->count, 1);
+	/* c was aged once in this period */
+	KUNIT_EXPECT_EQ(test, lk(test, t, c)->val, 8);
 }
 
 static struct kunit_case aqm_flow_decay_cases[] = {
 	KUNIT_CASE(aqm_decay_basic),
 	KUNIT_CASE(aqm_decay_wrap),
 	KUNIT_CASE(aqm_decay_all),
+	KUNIT_CASE(aqm_decay_age),
+	KUNIT_CASE(aqm_decay_epoch_wrap),
+	KUNIT_CASE(aqm_decay_sweep),
 	{}
 };
 

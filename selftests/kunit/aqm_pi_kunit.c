@@ -63,8 +63,10 @@ static void aqm_pi_known_answer(struct kunit *test)
 }
 
 /*
- * DCN section 3.2 / AFD: pref falls while the queue is above qref, with the
- * papers' a (old sample) < b (new sample) passed as g_old < g_new.
+ * DCN section 3.2 / AFD: the fair share falls while the queue is above
+ * qref. sch_dcn passes its gains a < b as g_old = a and g_new = b; the DCN
+ * paper prints a on the newest sample and b on the previous one, whose
+ * proportional part has the other sign (include/net/aqm_pi.h).
  */
 static void aqm_pi_falling_sign(struct kunit *test)
 {

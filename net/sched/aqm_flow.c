@@ -317,10 +317,10 @@ bool aqm_ftab_age(struct aqm_ftab *t, struct aqm_ftab_entry *e, s64 dec)
 
 	if (k) {
 		e->stamp = AQM_FTAB_USED | now;
-		if (check_mul_overflow(dec, (s64)k, &sub))
-			sub = dec > 0 ? S64_MAX : S64_MIN;
-		if (check_sub_overflow(e->val, sub, &e->val))
-			e->val = sub > 0 ? S64_MIN : S64_MAX;
+		/* dec * k and the difference have the sign of dec (k > 0) */
+		if (check_mul_overflow(dec, (s64)k, &sub) ||
+		    check_sub_overflow(e->val, sub, &e->val))
+			e->val = dec > 0 ? S64_MIN : S64_MAX;
 	}
 	return e->val < 0;
 }

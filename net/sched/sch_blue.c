@@ -38,8 +38,7 @@
 #include <linux/types.h>
 #include <net/aqm_blue.h>
 #include <net/aqm_qdisc.h>
-/* skb_gso_segment() lives in net/gso.h since Linux 6.4 */
-#if __has_include("net/gso.h")
+#ifdef AQM_HAVE_NET_GSO_H	/* Linux 6.4 and later (Kbuild) */
 #include <net/gso.h>
 #endif
 #include <net/inet_ecn.h>

@@ -127,9 +127,9 @@ if has_stage tdc; then
 		         'DUMMY': 'dummy1', 'ETH': 'eth0',
 		         'BATCH_FILE': './batch.txt', 'BATCH_DIR': 'tmp',
 		         'TIMEOUT': 24, 'NS': 'tcut', 'EBPFDIR': './'}
-		# tdc runs every command with exactly this environment; the venv's
-		# python3 (pyroute2) runs scripts/aqmtools/nlqdisc.py
-		ENVIR = {'TC_LIB_DIR': '$TC_LIB_DIR', 'PATH': '$AQM_CACHE/venv/bin:$PATH'}
+		# tdc runs every command with exactly this environment (the
+		# raw-netlink cases are selftests/net/nlpolicy.sh, in one process)
+		ENVIR = {'TC_LIB_DIR': '$TC_LIB_DIR', 'PATH': '$PATH'}
 	PY
 	rc=0
 	(cd "$work" && "$AQM_CACHE/venv/bin/python3" ./tdc.py -J "$(nproc)" -f "${cases[@]}") \

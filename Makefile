@@ -8,6 +8,8 @@
 #   make vmkernel              build or reuse the cached test kernel
 #   make check                 the whole test suite in a VM
 #   make demo                  a 60 s dumbbell through the AQMs in a VM
+#   make bench [BENCH=FILE]    an emulated-WAN experiment in a VM (default
+#                              scripts/bench/experiments/short.toml)
 #   make deps                  install build and test dependencies
 
 KVER ?= $(shell uname -r)
@@ -16,7 +18,7 @@ DESTDIR ?=
 TC_LIB_DIR ?= $(shell scripts/tc/tc-libdir.sh)
 
 .PHONY: all modules clean tc install uninstall vmkernel check demo deps \
-	lint pytest
+	lint pytest bench
 
 all: modules
 
@@ -57,3 +59,6 @@ check:
 
 demo:
 	scripts/demo.sh
+
+bench:
+	scripts/bench.sh $(BENCH)

@@ -1,0 +1,190 @@
+"""Plots and the summary table of a benchmark's results folder.
+
+For each (load, ecn) of the runs found in OUT: the response-time CDF up to
+2 s (the DCN paper's figures 9/11/13) and its CCDF over the whole range,
+the fraction of bytes by response size (figures 10/12/14), one line per
+qdisc; for each run, the downstream queue and the qdisc's own state over
+time (from aqmstat). summary.md is shaped like the DCN paper's table 1:
+loss, completed exchanges and link throughput per qdisc, with and without
+ECN, plus response-time quantiles and, for long flows, Jain's index.
+
+Usage: python3 -m aqmtools.bench.report OUT
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+
+from aqmtools.bench.stats import Run, bytes_by_size, cdf, jain, quantile, read_run
+
+# the qdisc's own state worth plotting beside the queue, per kind
+# (aqmstat JSON keys): the controller's output of each algorithm
+STATE_KEYS = {
+    "pi": ("prob", "p"),
+    "dcn": ("pref", "pref (packets / Tdec)"),
+    "blue": ("p_m", "p_m"),
+    "afd": ("m_fair", "M_fair"),
+    "sfb": ("penalized", "penalized flows"),
+    "pie": ("prob", "p"),
+    "red": ("qave", "average queue"),
+}
+
+
+def _group(runs: list[Run]) -> dict[tuple[float, bool], list[Run]]:
+    groups: dict[tuple[float, bool], list[Run]] = defaultdict(list)
+    for r in runs:
+        groups[(r.meta["load"], r.meta["ecn"])].append(r)
+    return groups
+
+
+def _tag(load: float, ecn: bool) -> str:
+    return f"load{round(load * 100)}-ecn{int(ecn)}"
+
+
+def _title(load: float, ecn: bool) -> str:
+    return f"{load:.0%} load, {'ECN' if ecn else 'no ECN'}"
+
+
+def plot_group(out: Path, load: float, ecn: bool, runs: list[Run]) -> list[str]:
+    """The three comparison plots of one (load, ecn); their file names."""
+    tag = _tag(load, ecn)
+    names = []
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for r in runs:
+        xs, ys = cdf([e.seconds for e in r.web.done])
+        ax.plot(xs, ys, label=r.meta["qdisc"])
+    ax.set(xlim=(0, 2), ylim=(0, 1), xlabel="response time (s)", ylabel="cumulative fraction")
+    ax.set_title(f"Response times, {_title(load, ecn)}")
+    ax.legend(fontsize="small")
+    ax.grid(alpha=0.3)
+    names.append(f"rt-cdf-{tag}.png")
+    fig.savefig(out / names[-1], dpi=110, bbox_inches="tight")
+    plt.close(fig)
+
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for r in runs:
+        xs, ys = cdf([e.seconds for e in r.web.done])
+        ax.plot(xs, [1 - y + 1 / len(ys) for y in ys], label=r.meta["qdisc"])
+    ax.set(xscale="log", yscale="log", xlabel="response time (s)", ylabel="fraction above")
+    ax.set_title(f"Response-time CCDF, {_title(load, ecn)}")
+    ax.legend(fontsize="small")
+    ax.grid(alpha=0.3, which="both")
+    names.append(f"rt-ccdf-{tag}.png")
+    fig.savefig(out / names[-1], dpi=110, bbox_inches="tight")
+    plt.close(fig)
+
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for r in runs:
+        sizes, frac = bytes_by_size(r.web.done)
+        ax.plot(sizes, frac, label=r.meta["qdisc"])
+    ax.set(xscale="log", ylim=(0, 1), xlabel="response size (bytes)")
+    ax.set(ylabel="fraction of bytes transferred")
+    ax.set_title(f"Bytes by response size, {_title(load, ecn)}")
+    ax.legend(fontsize="small")
+    ax.grid(alpha=0.3)
+    names.append(f"bytes-{tag}.png")
+    fig.savefig(out / names[-1], dpi=110, bbox_inches="tight")
+    plt.close(fig)
+    return names
+
+
+def read_aqmstat(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def plot_state(out: Path, rundir: Path, run: Run) -> str | None:
+    """Queue length and the controller's state over time, downstream."""
+    recs = read_aqmstat(rundir / "aqmstat-down.jsonl")
+    if not recs:
+        return None
+    name = f"state-{rundir.name}.png"
+    fig, ax = plt.subplots(figsize=(8, 3.5))
+    t = [r["t"] for r in recs]
+    ax.plot(t, [r["qlen"] for r in recs], lw=0.6, color="tab:blue")
+    ax.set(xlabel="time (s)", ylabel="queue (packets)")
+    key = STATE_KEYS.get(recs[0].get("kind", ""))
+    if key and key[0] in recs[0]:
+        ax2 = ax.twinx()
+        ax2.plot(t, [r.get(key[0], math.nan) for r in recs], lw=0.8, color="tab:red")
+        ax2.set_ylabel(key[1], color="tab:red")
+    ax.set_title(f"{run.meta['qdisc']}: {_title(run.meta['load'], run.meta['ecn'])}")
+    fig.savefig(out / name, dpi=100, bbox_inches="tight")
+    plt.close(fig)
+    return name
+
+
+def _fmt(x: float, spec: str) -> str:
+    return "-" if math.isnan(x) else format(x, spec)
+
+
+def summary(runs: list[Run], plots: dict[tuple[float, bool], list[str]]) -> str:
+    """The markdown summary: one table per (load, ecn)."""
+    lines = ["# Benchmark summary", ""]
+    if runs:
+        m = runs[0].meta
+        lines += [
+            f"Experiment `{m['experiment']}`: bottleneck {m['rate_bps'] / 1e6:g} Mbit/s, "
+            f"{m['duration_s']:g} s per run ({m['warmup_s']:g} s warm-up), client RTTs "
+            f"{', '.join(f'{x:g}' for x in m['client_rtts_ms'])} ms.",
+            "",
+        ]
+    for (load, ecn), group in sorted(_group(runs).items()):
+        lines += [f"## {_title(load, ecn)}", ""]
+        lines.append(
+            "| qdisc | loss % | marks | completed | Mbit/s | util % "
+            "| RT p50 ms | RT p90 ms | RT p99 ms | users | Jain | valid |"
+        )
+        lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+        for r in group:
+            rts = [e.seconds * 1000 for e in r.web.done]
+            lk = r.link
+            mbps = 8 * lk.sent_bytes / r.meta["duration_s"] / 1e6
+            lines.append(
+                f"| {r.meta['qdisc']} | {lk.loss * 100:.2f} | "
+                f"{'-' if lk.marks is None else lk.marks} | {len(r.web.done)} | {mbps:.2f} | "
+                f"{lk.utilization * 100:.1f} | {_fmt(quantile(rts, 0.5), '.0f')} | "
+                f"{_fmt(quantile(rts, 0.9), '.0f')} | {_fmt(quantile(rts, 0.99), '.0f')} | "
+                f"{r.meta['users']} | {_fmt(jain(r.goodputs), '.3f')} | "
+                f"{'yes' if r.meta['valid'] else 'NO (netem dropped)'} |"
+            )
+        lines.append("")
+        lines += [f"![{p}]({p})" for p in plots.get((load, ecn), [])]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 1
+    out = Path(argv[1])
+    rundirs = sorted(p.parent for p in out.glob("*/run.json"))
+    runs = [read_run(d) for d in rundirs]
+    if not runs:
+        print(f"no runs in {out}", file=sys.stderr)
+        return 1
+    plots = {
+        (load, ecn): plot_group(out, load, ecn, group)
+        for (load, ecn), group in _group(runs).items()
+    }
+    for d, r in zip(rundirs, runs, strict=True):
+        plot_state(out, d, r)
+    (out / "summary.md").write_text(summary(runs, plots) + "\n")
+    print((out / "summary.md").read_text())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,287 @@
+"""Run an experiment on the netns testbed (inside the test VM, as root).
+
+For each (load, ecn, qdisc) of the experiment: the qdisc goes on both
+bottlenecks, aqmstat samples both every 10 ms, the workload runs for the
+experiment's duration, and everything lands in OUT/<run>/: the webgen
+logs, iperf3 JSON, aqmstat JSON lines, tc -s -j of the bottleneck and of
+every netem before and after, and run.json with what was run. A run whose
+netem dropped a packet is marked invalid (netem must never be the
+bottleneck). Loads are calibrated first, the papers' way: a population
+of calibrate_users on the uncongested bottleneck (ten times the rate)
+gives the load one user offers, and each load's population follows.
+
+Usage: python3 -m aqmtools.bench.run EXPERIMENT.toml OUT TOOLS_DIR [--only NAME]
+  TOOLS_DIR: where webgen and aqmstat were built (scripts/bench)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from aqmtools.bench import testbed
+from aqmtools.bench.experiment import Experiment, Qdisc, load
+from aqmtools.bench.testbed import Cmd, Testbed
+
+WEB_PORT = 8080
+IPERF_PORT = 5201
+SAMPLE_MS = 10
+
+
+def log(msg: str) -> None:
+    print(f"[bench] {msg}", file=sys.stderr, flush=True)
+
+
+def sh(cmd: Cmd, check: bool = True) -> str:
+    p = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if check and p.returncode:
+        raise RuntimeError(f"{' '.join(cmd)}: exit {p.returncode}: {p.stderr.strip()}")
+    return p.stdout
+
+
+def run_all(cmds: list[Cmd], check: bool = True) -> None:
+    for c in cmds:
+        sh(c, check)
+
+
+def ns(name: str, *argv: str) -> Cmd:
+    return ["ip", "netns", "exec", name, *argv]
+
+
+def tc_json(namespace: str, dev: str) -> Any:
+    return json.loads(sh(ns(namespace, "tc", "-s", "-j", "qdisc", "show", "dev", dev)) or "[]")
+
+
+def run_name(q: Qdisc, load_: float, ecn: bool) -> str:
+    return f"{q.name}-load{round(load_ * 100)}-ecn{int(ecn)}"
+
+
+def users_for(load_: float, rate_bps: int, per_user_bps: float) -> int:
+    """The population that offers LOAD x the bottleneck."""
+    return max(1, math.ceil(load_ * rate_bps / per_user_bps))
+
+
+def split(total: int, parts: int) -> list[int]:
+    """TOTAL as PARTS near-equal integers (the first ones larger)."""
+    return [total // parts + (i < total % parts) for i in range(parts)]
+
+
+class Bench:
+    """One testbed and the processes of the current run."""
+
+    def __init__(self, exp: Experiment, out: Path, tools: Path) -> None:
+        self.exp = exp
+        self.out = out
+        self.tools = tools
+        self.tb: Testbed = testbed.make(exp, f"wb{os.getpid()}")
+        self.procs: list[subprocess.Popen[bytes]] = []
+
+    # --- processes --------------------------------------------------------
+    def spawn(self, cmd: Cmd, stdout: Path | None = None, stderr: Path | None = None) -> None:
+        out = open(stdout, "wb") if stdout else subprocess.DEVNULL  # noqa: SIM115
+        err = open(stderr, "wb") if stderr else subprocess.DEVNULL  # noqa: SIM115
+        self.procs.append(subprocess.Popen(cmd, stdout=out, stderr=err))
+
+    def wait_all(self, timeout: float) -> list[int]:
+        """Wait for the run's processes; kill what is left after TIMEOUT."""
+        end = time.monotonic() + timeout
+        codes = []
+        for p in self.procs:
+            try:
+                codes.append(p.wait(max(0.1, end - time.monotonic())))
+            except subprocess.TimeoutExpired:
+                p.kill()
+                codes.append(p.wait())
+        self.procs = []
+        return codes
+
+    # --- testbed ----------------------------------------------------------
+    def up(self, ecn: bool) -> None:
+        run_all(testbed.setup(self.tb, self.exp, ecn))
+        webgen = str(self.tools / "webgen")
+        for s in self.tb.servers:
+            subprocess.Popen(
+                ns(s.ns, webgen, "server", "-p", str(WEB_PORT)),
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        time.sleep(0.5)
+
+    def down(self) -> None:
+        for name in self.tb.namespaces:
+            pids = sh(["ip", "netns", "pids", name], check=False).split()
+            if pids:
+                sh(["kill", *pids], check=False)
+        run_all(testbed.teardown(self.tb), check=False)
+
+    def netem_drops(self) -> int:
+        drops = 0
+        for name, dev in testbed.netem_qdiscs(self.tb):
+            drops += sum(q.get("drops", 0) for q in tc_json(name, dev) if q["kind"] == "netem")
+        return drops
+
+    # --- workloads --------------------------------------------------------
+    def start_web(self, users: int, duration: float, seed: int, rundir: Path) -> None:
+        servers = ",".join(f"{s.addr}:{WEB_PORT}" for s in self.tb.servers)
+        webgen = str(self.tools / "webgen")
+        counts = split(users, len(self.tb.clients))
+        for i, c in enumerate(self.tb.clients, 1):
+            n = counts[i - 1]
+            if n == 0:
+                continue
+            cmd = ns(c.ns, webgen, "client", "-s", servers, "-u", str(n), "-d", f"{duration:g}")
+            cmd += ["-w", f"{self.exp.warmup_s:g}", "--seed", str(seed * 1000 + i)]
+            cmd += ["-o", str(rundir / f"web-c{i}.csv")]
+            self.spawn(cmd, stderr=rundir / f"web-c{i}.err")
+
+    def start_long(self, duration: float, rundir: Path) -> None:
+        """long_flows bulk TCP flows (iperf3), spread over the client hosts
+        so that they have different RTTs, and the unresponsive UDP flow."""
+        flows = [("tcp", k) for k in range(self.exp.long_flows)]
+        if self.exp.udp_rate_bps:
+            flows.append(("udp", len(flows)))
+        for _, k in flows:
+            server = self.tb.servers[k % len(self.tb.servers)]
+            self.spawn(ns(server.ns, "iperf3", "-s", "-1", "-p", str(IPERF_PORT + k)))
+        time.sleep(0.5)
+        for proto, k in flows:
+            server = self.tb.servers[k % len(self.tb.servers)]
+            client = self.tb.clients[k % len(self.tb.clients)]
+            # the server sends (-R), as web servers do: downstream bottleneck
+            cmd = ns(client.ns, "iperf3", "-c", server.addr, "-p", str(IPERF_PORT + k), "-R")
+            cmd += ["-t", f"{duration:g}", "-J"]
+            if proto == "udp":
+                cmd += ["-u", "-b", str(self.exp.udp_rate_bps), "-l", "1400"]
+            else:
+                cmd += ["-C", self.exp.cc]
+            self.spawn(cmd, stdout=rundir / f"iperf-{proto}{k}.json")
+
+    def start_aqmstat(self, duration: float, rundir: Path) -> None:
+        aqmstat = str(self.tools / "aqmstat")
+        for name, dev, way in self.tb.bottlenecks():
+            cmd = ns(name, aqmstat, "-d", dev, "-H", "10:", "-t", str(SAMPLE_MS))
+            cmd += ["-D", f"{duration:g}", "-f", "json", "-o", str(rundir / f"aqmstat-{way}.jsonl")]
+            self.spawn(cmd, stderr=rundir / f"aqmstat-{way}.err")
+
+    # --- runs -------------------------------------------------------------
+    def snapshot(self) -> dict[str, Any]:
+        snap = {way: tc_json(name, dev) for name, dev, way in self.tb.bottlenecks()}
+        snap["netem_drops"] = self.netem_drops()
+        return snap
+
+    def calibrate(self) -> float:
+        """Bits per second one web user offers, on the uncongested link."""
+        rundir = self.out / "calibration"
+        rundir.mkdir(parents=True, exist_ok=True)
+        run_all(testbed.set_rate(self.tb, self.exp.rate_bps * testbed.UNCONGESTED_FACTOR))
+        run_all(testbed.set_qdisc(self.tb, "pfifo limit 1000"))
+        users = self.exp.calibrate_users
+        log(f"calibration: {users} users on {testbed.UNCONGESTED_FACTOR}x the bottleneck")
+        self.start_web(users, self.exp.duration_s, self.exp.seed, rundir)
+        self.wait_all(self.exp.duration_s + 30)
+        received = 0
+        for f in rundir.glob("web-c*.csv"):
+            received += received_bytes(f.read_text())
+        measured_s = self.exp.duration_s - self.exp.warmup_s
+        per_user = 8 * received / measured_s / users
+        run_all(testbed.set_rate(self.tb, self.exp.rate_bps))
+        info = {"users": users, "seconds": measured_s, "bytes": received, "per_user_bps": per_user}
+        (rundir / "calibration.json").write_text(json.dumps(info, indent=1) + "\n")
+        log(f"calibration: {per_user / 1000:.1f} kbit/s per user")
+        if per_user <= 0:
+            raise RuntimeError("calibration: the web population received nothing")
+        return per_user
+
+    def one(self, q: Qdisc, load_: float, ecn: bool, per_user_bps: float) -> dict[str, Any]:
+        rundir = self.out / run_name(q, load_, ecn)
+        rundir.mkdir(parents=True, exist_ok=True)
+        run_all(testbed.set_ecn(self.tb, ecn))
+        run_all(testbed.set_qdisc(self.tb, q.spec))
+        before = self.snapshot()
+        users = 0
+        d = self.exp.duration_s
+        self.start_aqmstat(d + 1, rundir)
+        if "web" in self.exp.workload:
+            users = users_for(load_, self.exp.rate_bps, per_user_bps)
+            self.start_web(users, d, self.exp.seed, rundir)
+        if "long" in self.exp.workload:
+            self.start_long(d, rundir)
+        codes = self.wait_all(d + 30)
+        after = self.snapshot()
+        meta = {
+            "experiment": self.exp.name,
+            "qdisc": q.name,
+            "spec": q.spec,
+            "load": load_,
+            "ecn": ecn,
+            "users": users,
+            "duration_s": d,
+            "warmup_s": self.exp.warmup_s,
+            "rate_bps": self.exp.rate_bps,
+            "client_rtts_ms": [c.rtt_ms for c in self.tb.clients],
+            "exit_codes": codes,
+            "netem_drops": after["netem_drops"] - before["netem_drops"],
+            "valid": after["netem_drops"] == before["netem_drops"],
+        }
+        (rundir / "tc-before.json").write_text(json.dumps(before) + "\n")
+        (rundir / "tc-after.json").write_text(json.dumps(after) + "\n")
+        (rundir / "run.json").write_text(json.dumps(meta, indent=1) + "\n")
+        return meta
+
+
+def received_bytes(csv_text: str) -> int:
+    """Response bytes of the completed, measured exchanges of a webgen log
+    (warm-up excluded)."""
+    lines = csv_text.splitlines()
+    if not lines:
+        return 0
+    cols = lines[0].split(",")
+    i_bytes, i_status = cols.index("resp_bytes"), cols.index("status")
+    total = 0
+    for line in lines[1:]:
+        f = line.split(",")
+        if len(f) == len(cols) and f[i_status] == "ok":
+            total += int(f[i_bytes])
+    return total
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("experiment", type=Path)
+    ap.add_argument("out", type=Path)
+    ap.add_argument("tools", type=Path)
+    ap.add_argument("--only", action="append", default=[], help="run only these qdisc names")
+    a = ap.parse_args(argv[1:])
+    exp = load(a.experiment.read_text(encoding="utf-8"))
+    runs = [r for r in exp.runs() if not a.only or r[0].name in a.only]
+    a.out.mkdir(parents=True, exist_ok=True)
+    bench = Bench(exp, a.out, a.tools)
+    t0 = time.monotonic()
+    try:
+        bench.up(exp.ecn[0])
+        per_user = bench.calibrate() if "web" in exp.workload else 0.0
+        for n, (q, load_, ecn) in enumerate(runs, 1):
+            done = time.monotonic() - t0
+            eta = (
+                done / max(n - 1, 1) * (len(runs) - n + 1) if n > 1 else exp.duration_s * len(runs)
+            )
+            log(f"run {n}/{len(runs)}: {run_name(q, load_, ecn)} ({done:.0f} s, ~{eta:.0f} s left)")
+            meta = bench.one(q, load_, ecn, per_user)
+            if not meta["valid"]:
+                log(f"  netem dropped {meta['netem_drops']} packets: run marked invalid")
+    finally:
+        bench.wait_all(1)
+        bench.down()
+    log(f"done: {len(runs)} runs in {time.monotonic() - t0:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

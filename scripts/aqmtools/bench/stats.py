@@ -1,0 +1,181 @@
+"""Figures of one benchmark run, from the files run.py wrote.
+
+Response time is the DCN paper's: from the request (connection set-up
+included) to the last byte of the response; exchanges started in the
+warm-up are left out, as are those unfinished at the end (counted apart).
+Loss, marks and utilization come from the bottleneck qdisc's own counters
+(tc -s -j before and after the run), in the downstream direction, which
+carries the responses.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+# xstats keys under which qdiscs report ECN marks (tc -j names)
+MARK_KEYS = ("marks", "marked", "ecn_mark")
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """One request/response of the web workload."""
+
+    start_us: int
+    end_us: int
+    resp_bytes: int
+
+    @property
+    def seconds(self) -> float:
+        return (self.end_us - self.start_us) / 1e6
+
+
+@dataclass(frozen=True)
+class WebLog:
+    """What a run's webgen clients logged."""
+
+    done: list[Exchange]
+    warmup: int
+    unfinished: int
+    errors: int
+
+
+def read_web(texts: list[str]) -> WebLog:
+    """Parse webgen client logs (CSV with a header line)."""
+    done: list[Exchange] = []
+    counts = {"warmup": 0, "unfinished": 0, "error": 0}
+    for text in texts:
+        for row in csv.DictReader(io.StringIO(text)):
+            status = row["status"]
+            if status == "ok":
+                done.append(
+                    Exchange(int(row["start_us"]), int(row["end_us"]), int(row["resp_bytes"]))
+                )
+            elif status in counts:
+                counts[status] += 1
+            else:
+                raise ValueError(f"unknown webgen status {status!r}")
+    return WebLog(done, counts["warmup"], counts["unfinished"], counts["error"])
+
+
+def cdf(values: list[float]) -> tuple[list[float], list[float]]:
+    """Sorted VALUES and, for each, the fraction of values at or below it."""
+    xs = sorted(values)
+    n = len(xs)
+    return xs, [(i + 1) / n for i in range(n)]
+
+
+def quantile(values: list[float], q: float) -> float:
+    """The Q-quantile (nearest rank) of VALUES; nan when there are none."""
+    if not values:
+        return float("nan")
+    xs = sorted(values)
+    rank = max(1, min(len(xs), round(q * len(xs) + 0.5)))
+    return xs[rank - 1]
+
+
+def bytes_by_size(exchanges: list[Exchange]) -> tuple[list[int], list[float]]:
+    """The DCN paper's figures 10/12/14: response sizes in increasing order
+    and the fraction of all response bytes carried by responses up to each
+    size."""
+    sizes = sorted(e.resp_bytes for e in exchanges)
+    total = sum(sizes)
+    acc, frac = 0, []
+    for s in sizes:
+        acc += s
+        frac.append(acc / total if total else 0.0)
+    return sizes, frac
+
+
+def jain(rates: list[float]) -> float:
+    """Jain's fairness index: (sum x)^2 / (n sum x^2), 1 when all equal."""
+    if not rates or not any(rates):
+        return float("nan")
+    return sum(rates) ** 2 / (len(rates) * sum(x * x for x in rates))
+
+
+def leaf(snapshot: list[dict[str, Any]]) -> dict[str, Any]:
+    """The qdisc under test (handle 10:) in a tc -s -j dump."""
+    for q in snapshot:
+        if q.get("handle") == "10:":
+            return q
+    raise ValueError("no qdisc with handle 10: in the dump")
+
+
+def marks_of(q: dict[str, Any]) -> int | None:
+    """ECN marks a qdisc reports, if it reports them."""
+    for key in MARK_KEYS:
+        if isinstance(q.get(key), int):
+            return int(q[key])
+    return None
+
+
+@dataclass(frozen=True)
+class LinkFigures:
+    """The downstream bottleneck over a run."""
+
+    sent_packets: int
+    sent_bytes: int
+    drops: int
+    marks: int | None
+    loss: float
+    utilization: float
+
+
+def link_figures(
+    before: dict[str, Any], after: dict[str, Any], rate_bps: int, secs: float
+) -> LinkFigures:
+    """Differences of the qdisc's counters over the run: loss ratio =
+    drops / (sent + drops), utilization = bits sent / (rate x seconds)."""
+    b, a = leaf(before["down"]), leaf(after["down"])
+    sent = a["packets"] - b["packets"]
+    sent_bytes = a["bytes"] - b["bytes"]
+    drops = a["drops"] - b["drops"]
+    mb, ma = marks_of(b), marks_of(a)
+    marks = ma - mb if ma is not None and mb is not None else None
+    arrivals = sent + drops
+    return LinkFigures(
+        sent_packets=sent,
+        sent_bytes=sent_bytes,
+        drops=drops,
+        marks=marks,
+        loss=drops / arrivals if arrivals else 0.0,
+        utilization=8 * sent_bytes / (rate_bps * secs),
+    )
+
+
+def iperf_goodputs(texts: list[str]) -> list[float]:
+    """Goodput in bit/s of each iperf3 flow (-J output), at the receiver."""
+    rates = []
+    for text in texts:
+        j = json.loads(text)
+        end = j.get("end", {})
+        s = end.get("sum_received") or end.get("sum")
+        if s is None:
+            raise ValueError(f"iperf3 output without a result: {j.get('error', '?')}")
+        rates.append(float(s["bits_per_second"]))
+    return rates
+
+
+@dataclass(frozen=True)
+class Run:
+    """Everything the report needs about one run."""
+
+    meta: dict[str, Any]
+    web: WebLog
+    link: LinkFigures
+    goodputs: list[float]
+
+
+def read_run(rundir: Path) -> Run:
+    meta = json.loads((rundir / "run.json").read_text())
+    web = read_web([p.read_text() for p in sorted(rundir.glob("web-c*.csv"))])
+    before = json.loads((rundir / "tc-before.json").read_text())
+    after = json.loads((rundir / "tc-after.json").read_text())
+    link = link_figures(before, after, meta["rate_bps"], meta["duration_s"])
+    goodputs = iperf_goodputs([p.read_text() for p in sorted(rundir.glob("iperf-tcp*.json"))])
+    return Run(meta, web, link, goodputs)

@@ -1,0 +1,299 @@
+"""The emulated WAN in network namespaces, as commands.
+
+    c1 ..... cK --- rl ====== rr --- s1 ..... sS
+    clients   netem  bottleneck (htb + qdisc   servers
+    (one RTT         under test, each way)
+     each)
+
+Two routers joined by one veth pair: the bottleneck, in each direction
+(rl -> rr carries requests and ACKs, rr -> rl the responses), shaped by
+htb with the qdisc under test as the leaf (handle 10:), as the DCN paper's
+figure 4 testbed has a separate bottleneck segment per direction. Each
+client host has its own access link to rl with netem delaying both ways by
+half of that host's RTT: the propagation delay is on hops other than the
+bottleneck, and netem's queue holds rate x delay with room to spare, so it
+is never the bottleneck (run.py checks that it dropped nothing). Servers
+are one hop from rr without delay. Offloads are off on every veth, so that
+the qdiscs see wire-sized packets, and netem has no jitter, so packet order
+is kept.
+
+Everything here builds command lines (lists of argv); run.py executes them,
+and the tests check them without a kernel.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from aqmtools.bench.experiment import Experiment
+
+MTU = 1500
+# the uncongested setting raises the bottleneck this many times
+UNCONGESTED_FACTOR = 10
+
+Cmd = list[str]
+
+
+@dataclass(frozen=True)
+class Host:
+    """One end host: its namespace, its address, its RTT (clients)."""
+
+    ns: str
+    addr: str
+    rtt_ms: float
+
+
+@dataclass(frozen=True)
+class Testbed:
+    """Names and addresses of one instance of the testbed."""
+
+    prefix: str
+    clients: list[Host]
+    servers: list[Host]
+
+    @property
+    def left(self) -> str:
+        return f"{self.prefix}-rl"
+
+    @property
+    def right(self) -> str:
+        return f"{self.prefix}-rr"
+
+    @property
+    def namespaces(self) -> list[str]:
+        return [self.left, self.right] + [h.ns for h in self.clients + self.servers]
+
+    def bottlenecks(self) -> list[tuple[str, str, str]]:
+        """(namespace, device, direction) of the bottleneck's two ways:
+        "down" (server to client: responses) first, then "up"."""
+        return [(self.right, "br0", "down"), (self.left, "bl0", "up")]
+
+
+def make(exp: Experiment, prefix: str) -> Testbed:
+    """The hosts of EXP's testbed, namespaces named PREFIX-*."""
+    clients = [
+        Host(f"{prefix}-c{i}", f"10.1.{i}.2", rtt)
+        for i, rtt in enumerate(exp.client_rtts_ms(), start=1)
+    ]
+    servers = [Host(f"{prefix}-s{j}", f"10.2.{j}.2", 0.0) for j in range(1, exp.servers + 1)]
+    return Testbed(prefix, clients, servers)
+
+
+def netem_limit(rate_bps: int, one_way_ms: float) -> int:
+    """Packets netem must hold so that it never drops: what the access
+    link has in flight one way at the uncongested rate, in MTU-sized data
+    packets, twice over for the ACKs that may share the queue (one per data
+    packet at most), doubled again for bursts; at least 1000."""
+    in_flight = UNCONGESTED_FACTOR * rate_bps * one_way_ms / 1000 / (8 * MTU)
+    return max(1000, math.ceil(4 * in_flight))
+
+
+def htb_burst(rate_bps: int) -> int:
+    """htb bucket in bytes: 2 ms at the rate, at least 10 MTUs."""
+    return max(10 * MTU, rate_bps * 2 // 1000 // 8)
+
+
+def _ns(ns: str, *argv: str) -> Cmd:
+    return ["ip", "netns", "exec", ns, *argv]
+
+
+def _link(a_ns: str, a_dev: str, b_ns: str, b_dev: str) -> list[Cmd]:
+    return [
+        [
+            "ip",
+            "link",
+            "add",
+            a_dev,
+            "netns",
+            a_ns,
+            "type",
+            "veth",
+            "peer",
+            "name",
+            b_dev,
+            "netns",
+            b_ns,
+        ],
+    ]
+
+
+def _offloads_off(ns: str, dev: str) -> Cmd:
+    return _ns(ns, "ethtool", "-K", dev, "tso", "off", "gso", "off", "gro", "off")
+
+
+def setup(tb: Testbed, exp: Experiment, ecn: bool) -> list[Cmd]:
+    """Commands that build TB (with a pfifo leaf at each bottleneck)."""
+    cmds: list[Cmd] = [["ip", "netns", "add", ns] for ns in tb.namespaces]
+    cmds += _link(tb.left, "bl0", tb.right, "br0")
+    addrs = [(tb.left, "bl0", "10.0.0.1/30"), (tb.right, "br0", "10.0.0.2/30")]
+    for i, c in enumerate(tb.clients, start=1):
+        cmds += _link(c.ns, "eth0", tb.left, f"c{i}")
+        addrs += [(c.ns, "eth0", f"{c.addr}/24"), (tb.left, f"c{i}", f"10.1.{i}.1/24")]
+    for j, s in enumerate(tb.servers, start=1):
+        cmds += _link(s.ns, "eth0", tb.right, f"s{j}")
+        addrs += [(s.ns, "eth0", f"{s.addr}/24"), (tb.right, f"s{j}", f"10.2.{j}.1/24")]
+    for ns, dev, addr in addrs:
+        cmds.append(_ns(ns, "ip", "addr", "add", addr, "dev", dev))
+        cmds.append(_offloads_off(ns, dev))
+        cmds.append(_ns(ns, "ip", "link", "set", dev, "up"))
+    for ns in tb.namespaces:
+        cmds.append(_ns(ns, "ip", "link", "set", "lo", "up"))
+    for r in (tb.left, tb.right):
+        cmds.append(_ns(r, "sysctl", "-qw", "net.ipv4.ip_forward=1"))
+    cmds.append(_ns(tb.left, "ip", "route", "add", "10.2.0.0/16", "via", "10.0.0.2"))
+    cmds.append(_ns(tb.right, "ip", "route", "add", "10.1.0.0/16", "via", "10.0.0.1"))
+    for i, h in enumerate(tb.clients + tb.servers):
+        gw = "10.1" if i < len(tb.clients) else "10.2"
+        subnet = h.addr.split(".")[2]
+        cmds.append(_ns(h.ns, "ip", "route", "add", "default", "via", f"{gw}.{subnet}.1"))
+        cmds += [
+            _ns(h.ns, "sysctl", "-qw", f"net.ipv4.tcp_ecn={int(ecn)}"),
+            _ns(h.ns, "sysctl", "-qw", f"net.ipv4.tcp_congestion_control={exp.cc}"),
+            # no ssthresh or RTT carried from one run to the next
+            _ns(h.ns, "sysctl", "-qw", "net.ipv4.tcp_no_metrics_save=1"),
+        ]
+    for i, c in enumerate(tb.clients, start=1):
+        half = c.rtt_ms / 2
+        limit = str(netem_limit(exp.rate_bps, half))
+        delay = f"{half:.3f}ms"
+        cmds.append(
+            _ns(
+                c.ns,
+                "tc",
+                "qdisc",
+                "add",
+                "dev",
+                "eth0",
+                "root",
+                "netem",
+                "delay",
+                delay,
+                "limit",
+                limit,
+            )
+        )
+        cmds.append(
+            _ns(
+                tb.left,
+                "tc",
+                "qdisc",
+                "add",
+                "dev",
+                f"c{i}",
+                "root",
+                "netem",
+                "delay",
+                delay,
+                "limit",
+                limit,
+            )
+        )
+    for ns, dev, _ in tb.bottlenecks():
+        cmds.append(
+            _ns(ns, "tc", "qdisc", "add", "dev", dev, "root", "handle", "1:", "htb", "default", "1")
+        )
+        cmds.append(
+            _ns(
+                ns,
+                "tc",
+                "class",
+                "add",
+                "dev",
+                dev,
+                "parent",
+                "1:",
+                "classid",
+                "1:1",
+                "htb",
+                *_htb_rate(exp.rate_bps),
+            )
+        )
+        cmds.append(
+            _ns(
+                ns,
+                "tc",
+                "qdisc",
+                "add",
+                "dev",
+                dev,
+                "parent",
+                "1:1",
+                "handle",
+                "10:",
+                "pfifo",
+                "limit",
+                "1000",
+            )
+        )
+    return cmds
+
+
+def _htb_rate(rate_bps: int) -> list[str]:
+    burst = str(htb_burst(rate_bps))
+    rate = f"{rate_bps}bit"
+    return ["rate", rate, "ceil", rate, "burst", burst, "cburst", burst]
+
+
+def set_rate(tb: Testbed, rate_bps: int) -> list[Cmd]:
+    """The bottleneck's rate, both ways (the uncongested setting)."""
+    return [
+        _ns(
+            ns,
+            "tc",
+            "class",
+            "change",
+            "dev",
+            dev,
+            "parent",
+            "1:",
+            "classid",
+            "1:1",
+            "htb",
+            *_htb_rate(rate_bps),
+        )
+        for ns, dev, _ in tb.bottlenecks()
+    ]
+
+
+def set_qdisc(tb: Testbed, spec: str) -> list[Cmd]:
+    """The qdisc under test at both bottlenecks: the leaf is deleted and
+    added anew (replace cannot change a kind), so each run starts from a
+    fresh state."""
+    cmds = []
+    for ns, dev, _ in tb.bottlenecks():
+        cmds.append(_ns(ns, "tc", "qdisc", "del", "dev", dev, "parent", "1:1", "handle", "10:"))
+        cmds.append(
+            _ns(
+                ns,
+                "tc",
+                "qdisc",
+                "add",
+                "dev",
+                dev,
+                "parent",
+                "1:1",
+                "handle",
+                "10:",
+                *spec.split(),
+            )
+        )
+    return cmds
+
+
+def set_ecn(tb: Testbed, ecn: bool) -> list[Cmd]:
+    """ECN on or off at every end host."""
+    return [
+        _ns(h.ns, "sysctl", "-qw", f"net.ipv4.tcp_ecn={int(ecn)}") for h in tb.clients + tb.servers
+    ]
+
+
+def netem_qdiscs(tb: Testbed) -> list[tuple[str, str]]:
+    """(namespace, device) of every netem."""
+    return [(c.ns, "eth0") for c in tb.clients] + [
+        (tb.left, f"c{i}") for i in range(1, len(tb.clients) + 1)
+    ]
+
+
+def teardown(tb: Testbed) -> list[Cmd]:
+    return [["ip", "netns", "del", ns] for ns in tb.namespaces]

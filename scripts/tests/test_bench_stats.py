@@ -1,0 +1,148 @@
+"""Figures of a benchmark run and the report built from them."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from aqmtools.bench import report
+from aqmtools.bench.run import received_bytes, split, users_for
+from aqmtools.bench.stats import (
+    Exchange,
+    bytes_by_size,
+    cdf,
+    jain,
+    link_figures,
+    quantile,
+    read_run,
+    read_web,
+)
+
+HEADER = "user,conn,server,start_us,first_byte_us,end_us,req_bytes,resp_bytes,persistent,status\n"
+
+
+def _row(start: int, end: int, size: int, status: str = "ok") -> str:
+    return f"0,0,10.2.1.2:8080,{start},{start},{end},300,{size},1,{status}\n"
+
+
+def test_read_web_sorts_exchanges_by_status() -> None:
+    log = read_web(
+        [
+            HEADER + _row(0, 1000, 10) + _row(5, 9, 1, "warmup"),
+            HEADER + _row(10, 2_000_010, 20) + _row(1, 2, 0, "unfinished") + _row(3, 4, 0, "error"),
+        ]
+    )
+    assert log.done == [Exchange(0, 1000, 10), Exchange(10, 2_000_010, 20)]
+    assert [e.seconds for e in log.done] == [0.001, 2.0]
+    assert (log.warmup, log.unfinished, log.errors) == (1, 1, 1)
+    with pytest.raises(ValueError):
+        read_web([HEADER + _row(0, 1, 1, "lost")])
+
+
+def test_received_bytes_counts_measured_exchanges_only() -> None:
+    text = HEADER + _row(0, 1, 100) + _row(0, 1, 50, "warmup") + _row(0, 1, 7)
+    assert received_bytes(text) == 107
+    assert received_bytes("") == 0
+
+
+def test_cdf_quantile_and_bytes_by_size() -> None:
+    xs, ys = cdf([3.0, 1.0, 2.0, 4.0])
+    assert xs == [1.0, 2.0, 3.0, 4.0] and ys == [0.25, 0.5, 0.75, 1.0]
+    vals = [float(v) for v in range(1, 101)]
+    assert quantile(vals, 0.5) == 50.0
+    assert quantile(vals, 0.9) == 90.0
+    assert quantile(vals, 1.0) == 100.0
+    assert math.isnan(quantile([], 0.5))
+    sizes, frac = bytes_by_size([Exchange(0, 1, s) for s in (1000, 1, 999)])
+    assert sizes == [1, 999, 1000]
+    assert frac == [0.0005, 0.5, 1.0]
+
+
+def test_jain() -> None:
+    assert jain([5.0, 5.0, 5.0]) == 1.0
+    assert jain([1.0, 0.0, 0.0, 0.0]) == 0.25
+    assert math.isnan(jain([]))
+
+
+def test_population_for_a_load() -> None:
+    # 100 kbit/s a user: 98% of 10 Mbit/s needs 98 users
+    assert users_for(0.98, 10_000_000, 100_000) == 98
+    assert users_for(1.05, 10_000_000, 100_000) == 105
+    assert split(10, 4) == [3, 3, 2, 2]
+    assert sum(split(7, 8)) == 7
+
+
+def _q(packets: int, nbytes: int, drops: int, **extra: int) -> list[dict[str, object]]:
+    return [
+        {"kind": "htb", "handle": "1:", "packets": 0, "bytes": 0, "drops": 0},
+        {
+            "kind": "pi",
+            "handle": "10:",
+            "packets": packets,
+            "bytes": nbytes,
+            "drops": drops,
+            **extra,
+        },
+    ]
+
+
+def test_link_figures_are_differences_over_the_run() -> None:
+    before = {"down": _q(100, 150_000, 10, marks=3), "up": []}
+    after = {"down": _q(8100, 12_150_000, 110, marks=53), "up": []}
+    lk = link_figures(before, after, 10_000_000, 10.0)
+    assert (lk.sent_packets, lk.drops, lk.marks) == (8000, 100, 50)
+    assert lk.loss == pytest.approx(100 / 8100)
+    assert lk.utilization == pytest.approx(0.96)
+    no_marks = link_figures({"down": _q(0, 0, 0)}, {"down": _q(1, 1500, 0)}, 10_000_000, 1.0)
+    assert no_marks.marks is None and no_marks.loss == 0.0
+
+
+def _write_run(d: Path, qdisc: str, load: float, rts_ms: list[int]) -> None:
+    d.mkdir(parents=True)
+    meta = {
+        "experiment": "t",
+        "qdisc": qdisc,
+        "spec": qdisc,
+        "load": load,
+        "ecn": False,
+        "users": 3,
+        "duration_s": 10.0,
+        "warmup_s": 1.0,
+        "rate_bps": 10_000_000,
+        "client_rtts_ms": [20.0, 80.0],
+        "exit_codes": [0],
+        "netem_drops": 0,
+        "valid": True,
+    }
+    (d / "run.json").write_text(json.dumps(meta))
+    rows = "".join(
+        _row(1_000_000, 1_000_000 + ms * 1000, 1000 * (i + 1)) for i, ms in enumerate(rts_ms)
+    )
+    (d / "web-c1.csv").write_text(HEADER + rows)
+    (d / "tc-before.json").write_text(json.dumps({"down": _q(0, 0, 0), "up": []}))
+    (d / "tc-after.json").write_text(json.dumps({"down": _q(9900, 11_000_000, 100), "up": []}))
+    recs = [{"t": i / 100, "kind": "pi", "qlen": i % 30, "prob": i / 1000} for i in range(50)]
+    (d / "aqmstat-down.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
+
+
+def test_report_writes_plots_and_the_table(tmp_path: Path) -> None:
+    _write_run(tmp_path / "droptail-load98-ecn0", "droptail", 0.98, [900, 1000, 1100])
+    _write_run(tmp_path / "pi-load98-ecn0", "pi", 0.98, [50, 60, 70, 80])
+    assert report.main(["report", str(tmp_path)]) == 0
+    for name in ("rt-cdf", "rt-ccdf", "bytes"):
+        assert (tmp_path / f"{name}-load98-ecn0.png").stat().st_size > 1000
+    assert (tmp_path / "state-pi-load98-ecn0.png").exists()
+    table = (tmp_path / "summary.md").read_text()
+    assert "## 98% load, no ECN" in table
+    # loss 100 / 10000, 4 exchanges, 11e6 bytes in 10 s = 8.80 Mbit/s
+    assert "| pi | 1.00 | - | 4 | 8.80 | 88.0 | 60 | 80 | 80 | 3 | - | yes |" in table
+    assert "| droptail | 1.00 | - | 3 | 8.80 | 88.0 | 1000 | 1100 | 1100 | 3 | - | yes |" in table
+    run = read_run(tmp_path / "pi-load98-ecn0")
+    assert run.link.drops == 100
+
+
+def test_report_without_runs_fails(tmp_path: Path) -> None:
+    assert report.main(["report", str(tmp_path)]) == 1

@@ -18,6 +18,8 @@ done
 # the same name); the other qdiscs of the comparison are built in
 sfb=${AQM_KDIR:?}/net/sched/sch_sfb.ko
 [ -f "$sfb" ] && insmod "$sfb"
+# netperf for flent, fetched by scripts/bench/netperf.sh
+[ -z "${AQM_NETPERF_BIN:-}" ] || PATH="$PATH:$AQM_NETPERF_BIN"
 echo "[bench] guest: $(uname -r), $(nproc) cpus" >&2
 PYTHONPATH="$top/scripts" "${AQM_VENV:?}/bin/python3" -m aqmtools.bench.run \
 	"$out/experiment.toml" "$out" "$top/scripts/bench" "$@"

@@ -43,7 +43,7 @@ AQM_TOOLS=(
 	groff:groff-base shellcheck:shellcheck python3:python3
 	qemu-system-x86_64:qemu-system-x86 udevadm:udev script:bsdutils
 	ip:iproute2 tc:iproute2 ping:iputils-ping iperf3:iperf3
-	ethtool:ethtool sysctl:procps
+	ethtool:ethtool sysctl:procps flent:flent
 	vng:venv virtme-run:venv pytest:venv ruff:venv mypy:venv
 )
 

@@ -15,6 +15,9 @@ from typing import Any
 
 _RATE_UNITS = {"bit": 1, "kbit": 10**3, "mbit": 10**6, "gbit": 10**9}
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
+WORKLOADS = ("web", "long", "web+long", "flent")
+# the flent tests the harness runs: the AQM community's standard ones
+FLENT_TESTS = ("tcp_nup", "tcp_ndown", "rrul", "rrul_be", "rtt_fair4be")
 
 
 def parse_rate(text: str) -> int:
@@ -61,7 +64,7 @@ class Experiment:
     long_flows: int = 0
     udp_rate_bps: int = 0
     calibrate_users: int = 40
-    extra: dict[str, Any] = field(default_factory=dict)
+    flent_tests: list[str] = field(default_factory=list)
 
     def client_rtts_ms(self) -> list[float]:
         """The minimum RTT of each client host, drawn uniformly from
@@ -112,8 +115,8 @@ def load(text: str) -> Experiment:
     if not ecn or not all(isinstance(x, bool) for x in ecn):
         raise ValueError("ecn must be a list of booleans")
     workload = _get(t, "workload", str)
-    if workload not in ("web", "long", "web+long"):
-        raise ValueError(f"workload {workload!r}: web, long or web+long")
+    if workload not in WORKLOADS:
+        raise ValueError(f"workload {workload!r}: one of {', '.join(WORKLOADS)}")
     qdiscs = []
     for q in _get(t, "qdisc", list):
         if not isinstance(q, dict):
@@ -143,11 +146,16 @@ def load(text: str) -> Experiment:
         long_flows=_get(t, "long_flows", int, 0),
         udp_rate_bps=parse_rate(t["udp_rate"]) if "udp_rate" in t else 0,
         calibrate_users=_get(t, "calibrate_users", int, 40),
+        flent_tests=list(_get(t, "flent_tests", list, [])),
     )
     if not 1 <= exp.clients <= 64 or not 1 <= exp.servers <= 64:
         raise ValueError("clients and servers must be 1..64")
     if exp.duration_s <= exp.warmup_s or exp.warmup_s < 0:
         raise ValueError("duration must exceed warmup (seconds)")
-    if exp.workload != "web" and exp.long_flows <= 0:
+    if "long" in exp.workload and exp.long_flows <= 0:
         raise ValueError("a long workload needs long_flows > 0")
+    if (exp.workload == "flent") != bool(exp.flent_tests):
+        raise ValueError('flent_tests go with (and only with) workload = "flent"')
+    if not set(exp.flent_tests) <= set(FLENT_TESTS):
+        raise ValueError(f"flent_tests: some of {', '.join(FLENT_TESTS)}")
     return exp

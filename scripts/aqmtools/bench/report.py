@@ -160,6 +160,9 @@ def summary(runs: list[Run], plots: dict[tuple[float, bool], list[str]]) -> str:
                 f"{'yes' if r.meta['valid'] else 'NO (netem dropped)'} |"
             )
         lines.append("")
+        for r in group:
+            for name, text in sorted(r.flent.items()):
+                lines += [f"flent {name}, {r.meta['qdisc']}:", "", "```", text.rstrip(), "```", ""]
         lines += [f"![{p}]({p})" for p in plots.get((load, ecn), [])]
         lines.append("")
     return "\n".join(lines)

@@ -112,6 +112,13 @@ class Bench:
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
             )
+        if self.exp.workload == "flent":
+            for s in self.tb.servers:
+                subprocess.Popen(
+                    ns(s.ns, "netserver", "-D"),
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
         time.sleep(0.5)
 
     def down(self) -> None:
@@ -163,6 +170,16 @@ class Bench:
                 cmd += ["-C", self.exp.cc]
             self.spawn(cmd, stdout=rundir / f"iperf-{proto}{k}.json")
 
+    def run_flent(self, test: str, q: Qdisc, duration: float, rundir: Path) -> int:
+        """One flent test from the first client host to the first server
+        (flent's own data file and its summary land in RUNDIR)."""
+        cmd = ns(self.tb.clients[0].ns, "flent", test, "-H", self.tb.servers[0].addr)
+        cmd += ["-l", f"{duration:g}", "-t", q.name, "-D", str(rundir)]
+        cmd += ["-f", "summary", "-o", str(rundir / f"flent-{test}.txt")]
+        with open(rundir / f"flent-{test}.log", "wb") as err:
+            p = subprocess.run(cmd, stdout=err, stderr=subprocess.STDOUT, check=False)
+        return p.returncode
+
     def start_aqmstat(self, duration: float, rundir: Path) -> None:
         aqmstat = str(self.tools / "aqmstat")
         for name, dev, way in self.tb.bottlenecks():
@@ -207,13 +224,16 @@ class Bench:
         before = self.snapshot()
         users = 0
         d = self.exp.duration_s
-        self.start_aqmstat(d + 1, rundir)
+        # aqmstat outlasts the workload (webgen drains up to 2 s), so that its
+        # last record is of the idle qdisc, as tc-after.json
+        self.start_aqmstat(d * max(1, len(self.exp.flent_tests)) + 4, rundir)
         if "web" in self.exp.workload:
             users = users_for(load_, self.exp.rate_bps, per_user_bps)
             self.start_web(users, d, self.exp.seed, rundir)
         if "long" in self.exp.workload:
             self.start_long(d, rundir)
-        codes = self.wait_all(d + 30)
+        flent_codes = [self.run_flent(t, q, d, rundir) for t in self.exp.flent_tests]
+        codes = self.wait_all(d + 30) + flent_codes
         after = self.snapshot()
         meta = {
             "experiment": self.exp.name,

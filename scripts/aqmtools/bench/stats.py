@@ -169,6 +169,7 @@ class Run:
     web: WebLog
     link: LinkFigures
     goodputs: list[float]
+    flent: dict[str, str]
 
 
 def read_run(rundir: Path) -> Run:
@@ -178,4 +179,5 @@ def read_run(rundir: Path) -> Run:
     after = json.loads((rundir / "tc-after.json").read_text())
     link = link_figures(before, after, meta["rate_bps"], meta["duration_s"])
     goodputs = iperf_goodputs([p.read_text() for p in sorted(rundir.glob("iperf-tcp*.json"))])
-    return Run(meta, web, link, goodputs)
+    flent = {p.stem[len("flent-") :]: p.read_text() for p in sorted(rundir.glob("flent-*.txt"))}
+    return Run(meta, web, link, goodputs, flent)

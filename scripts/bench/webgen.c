@@ -42,6 +42,7 @@ static char filler[64 * 1024];
 
 struct srv_conn {
 	int fd;
+	struct srv_conn *prev, *next;	/* all connections, freed at exit */
 	size_t inlen;
 	char in[SRV_INBUF];
 	char hdr[128];
@@ -57,7 +58,8 @@ struct server {
 	int lfd;
 	int sfd;
 	bool accept_paused;
-	uint64_t conns;
+	struct srv_conn *conns;
+	uint64_t accepted;
 	uint64_t responses;
 	uint64_t bad_requests;
 	uint64_t bytes;
@@ -96,6 +98,12 @@ static int ep_set(struct server *s, struct srv_conn *c, uint32_t events, int op)
 
 static void srv_close(struct server *s, struct srv_conn *c)
 {
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		s->conns = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
 	close(c->fd);	/* also removes it from the epoll set */
 	free(c);
 	if (s->accept_paused) {
@@ -276,7 +284,11 @@ static void srv_accept(struct server *s)
 			free(c);
 			continue;
 		}
-		s->conns++;
+		c->next = s->conns;
+		if (s->conns)
+			s->conns->prev = c;
+		s->conns = c;
+		s->accepted++;
 	}
 }
 
@@ -413,9 +425,14 @@ static int server_main(int argc, char **argv)
 	fprintf(stderr, "webgen server: listening on port %llu\n",
 		(unsigned long long)port);
 	rc = server_loop(&s);
+	while (s.conns)
+		srv_close(&s, s.conns);
+	close(s.lfd);
+	close(s.sfd);
+	close(s.ep);
 	fprintf(stderr,
 		"webgen server: %llu connections, %llu responses, %llu bad requests, %llu body bytes\n",
-		(unsigned long long)s.conns, (unsigned long long)s.responses,
+		(unsigned long long)s.accepted, (unsigned long long)s.responses,
 		(unsigned long long)s.bad_requests, (unsigned long long)s.bytes);
 	return rc;
 }

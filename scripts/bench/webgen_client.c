@@ -634,8 +634,11 @@ static bool parse_servers(struct client *c, char *list)
 	char *save = NULL, *tok;
 
 	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		c->srv = realloc(c->srv, (c->nsrv + 1) * sizeof(*c->srv));
-		if (!c->srv || !parse_server(tok, &c->srv[c->nsrv])) {
+		struct server_addr *more = realloc(c->srv, (c->nsrv + 1) * sizeof(*c->srv));
+
+		if (more)
+			c->srv = more;
+		if (!more || !parse_server(tok, &c->srv[c->nsrv])) {
 			fprintf(stderr, "webgen client: bad or unresolvable server '%s'\n", tok);
 			return false;
 		}
@@ -729,11 +732,14 @@ int wg_client_main(int argc, char **argv)
 		return bad_usage("need -s SERVERS, -u USERS (1..1000000) and -d SECONDS > 0");
 	if (warm < 0 || warm >= dur || c.think_scale < 0)
 		return bad_usage("need 0 <= WARMUP < SECONDS and RATE_SCALE >= 0");
-	if (!parse_servers(&c, servers))
+	if (!parse_servers(&c, servers)) {
+		free(c.srv);
 		return 2;
+	}
 	c.log = logpath ? fopen(logpath, "w") : stdout;
 	if (!c.log) {
 		perror(logpath);
+		free(c.srv);
 		return 1;
 	}
 	setvbuf(c.log, NULL, _IOFBF, 1 << 20);
@@ -749,6 +755,11 @@ int wg_client_main(int argc, char **argv)
 		"webgen client: done: %llu exchanges, %llu errors, %llu connections, %llu bytes received\n",
 		(unsigned long long)c.done, (unsigned long long)c.errors,
 		(unsigned long long)c.connected, (unsigned long long)c.rx_bytes);
+	free(c.users);
+	free(c.heap);
+	free(c.srv);
+	close(c.ep);
+	close(c.sfd);
 	if (fclose(c.log) != 0) {
 		perror("webgen client: log");
 		return 1;

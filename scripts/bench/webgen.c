@@ -453,16 +453,26 @@ static int sample_main(int argc, char **argv)
 	int opt;
 
 	while ((opt = getopt_long(argc, argv, "n:h", opts, NULL)) != -1) {
-		if (opt == 'n' && wg_parse_u64(optarg, &n))
-			have_n = true;
-		else if (opt == 'S' && wg_parse_u64(optarg, &seed))
-			;
-		else if (opt == 'W')
+		bool ok = true;
+
+		switch (opt) {
+		case 'n':
+			ok = wg_parse_u64(optarg, &n);
+			have_n = ok;
+			break;
+		case 'S':
+			ok = wg_parse_u64(optarg, &seed);
+			break;
+		case 'W':
 			what = optarg;
-		else if (opt == 'h') {
+			break;
+		case 'h':
 			usage(stdout);
 			return 0;
-		} else {
+		default:
+			ok = false;
+		}
+		if (!ok) {
 			fprintf(stderr, "webgen sample: bad option\n");
 			usage(stderr);
 			return 2;

@@ -383,7 +383,7 @@ static ssize_t take_header(struct conn *k, const char *buf, size_t n)
 	struct user *u = k->u;
 	size_t room = sizeof(k->hdr) - 1 - k->hdr_len;
 	size_t take = n < room ? n : room;
-	char *end, *cl;
+	char *end, *cl, *digits_end;
 	size_t used;
 	unsigned long long len;
 
@@ -407,8 +407,10 @@ static ssize_t take_header(struct conn *k, const char *buf, size_t n)
 	cl += 17;
 	while (*cl == ' ')
 		cl++;
-	if (sscanf(cl, "%llu", &len) != 1 ||
-	    len != u->size[u->obj])
+	if (*cl < '0' || *cl > '9')
+		return -1;
+	len = strtoull(cl, &digits_end, 10);
+	if ((*digits_end != '\r' && *digits_end != '\0') || len != u->size[u->obj])
 		return -1;
 	k->state = C_BODY;
 	return (ssize_t)used;
@@ -675,7 +677,7 @@ static int setup(struct client *c, uint64_t seed)
 	c->sfd = wg_signalfd();
 	if (!c->users || !c->heap || c->ep < 0 || c->sfd < 0 ||
 	    epoll_ctl(c->ep, EPOLL_CTL_ADD, c->sfd, &ev) < 0) {
-		perror("webgen client: setup");
+		perror("webgen client: start");
 		return 1;
 	}
 	wg_raise_nofile();
@@ -699,7 +701,6 @@ int wg_client_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "seed", required_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct client c = { .think_scale = 1.0 };
@@ -709,19 +710,33 @@ int wg_client_main(int argc, char **argv)
 	const char *logpath = NULL;
 	int opt, rc;
 
-	while ((opt = getopt_long(argc, argv, "s:u:d:w:o:r:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "s:u:d:w:o:r:", opts, NULL)) != -1) {
 		bool ok = true;
 
 		switch (opt) {
-		case 's': servers = optarg; break;
-		case 'u': ok = wg_parse_u64(optarg, &users); break;
-		case 'd': ok = parse_double(optarg, &dur); break;
-		case 'w': ok = parse_double(optarg, &warm); break;
-		case 'o': logpath = optarg; break;
-		case 'r': ok = parse_double(optarg, &c.think_scale); break;
-		case 'S': ok = wg_parse_u64(optarg, &seed); break;
-		case 'h': bad_usage("help"); return 2;
-		default: return bad_usage("bad option");
+		case 's':
+			servers = optarg;
+			break;
+		case 'u':
+			ok = wg_parse_u64(optarg, &users);
+			break;
+		case 'd':
+			ok = parse_double(optarg, &dur);
+			break;
+		case 'w':
+			ok = parse_double(optarg, &warm);
+			break;
+		case 'o':
+			logpath = optarg;
+			break;
+		case 'r':
+			ok = parse_double(optarg, &c.think_scale);
+			break;
+		case 'S':
+			ok = wg_parse_u64(optarg, &seed);
+			break;
+		default:
+			return bad_usage("bad option");
 		}
 		if (!ok)
 			return bad_usage("bad number");

@@ -542,6 +542,7 @@ static void run(struct client *c)
 
 	for (;;) {
 		int64_t now = wg_now_us(), until;
+		unsigned int due;
 		int i, n;
 
 		if (!c->stopping && now >= c->end_us) {
@@ -550,7 +551,12 @@ static void run(struct client *c)
 		}
 		if (c->stopping && (!c->inflight || now >= grace_end))
 			break;
-		while (!c->stopping && c->heap_len && c->heap[0]->wake_us <= now)
+		/*
+		 * Wake only the users due now: one whose page fails at once
+		 * with -r 0 is due again at once, and is taken next turn.
+		 */
+		for (due = c->heap_len; due && !c->stopping && c->heap_len &&
+		     c->heap[0]->wake_us <= now; due--)
 			start_page(c, heap_pop(c));
 		if (now >= next_progress) {
 			progress(c, now, &last_rx, &last_t);
@@ -662,7 +668,13 @@ static int bad_usage(const char *msg)
 {
 	fprintf(stderr, "webgen client: %s\n"
 		"usage: webgen client -s HOST[:PORT][,HOST[:PORT]...] -u USERS -d SECONDS\n"
-		"                     [-w WARMUP] [--seed S] [-o LOG] [-r RATE_SCALE]\n", msg);
+		"                     [-w WARMUP] [--seed S] [-o LOG] [-r RATE_SCALE]\n"
+		"  -s  servers (port 8080 by default; [V6]:PORT), one drawn per page\n"
+		"  -u  emulated users, -d length of the run in seconds (warmup included)\n"
+		"  -w  exchanges started in the first WARMUP seconds are logged as warmup\n"
+		"  -r  factor on all think times (default 1), --seed S (default 1)\n"
+		"  -o  CSV log (default stdout); progress goes to stderr once a second\n",
+		msg);
 	return 2;
 }
 

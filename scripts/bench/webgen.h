@@ -2,8 +2,9 @@
 /*
  * webgen.h - shared declarations of webgen, the event-driven web traffic
  * generator of the benchmark harness: the seeded random number generator
- * and the workload distributions (webgen_dist.c), the server (webgen.c) and
- * the client (webgen_client.c).
+ * and the workload distributions (webgen_dist.c), the command line and
+ * helpers (webgen.c), the server (webgen_server.c) and the client
+ * (webgen_client.c).
  */
 #ifndef WEBGEN_H
 #define WEBGEN_H
@@ -47,6 +48,7 @@ bool wg_parse_u64(const char *s, uint64_t *out);
 void wg_raise_nofile(void);
 int wg_signalfd(void);
 
+int wg_server_main(int argc, char **argv);
 int wg_client_main(int argc, char **argv);
 
 #endif /* WEBGEN_H */

@@ -416,7 +416,7 @@ static ssize_t take_header(struct conn *k, const char *buf, size_t n)
 	return (ssize_t)used;
 }
 
-/* Returns false when the exchange ended (with an error). */
+/* Returns false when the exchange ended, well or not. */
 static bool take_bytes(struct client *c, struct conn *k, size_t n, int64_t now)
 {
 	struct user *u = k->u;

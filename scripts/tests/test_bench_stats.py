@@ -19,6 +19,7 @@ from aqmtools.bench.stats import (
     quantile,
     read_run,
     read_web,
+    window_figures,
 )
 
 HEADER = "user,conn,server,start_us,first_byte_us,end_us,req_bytes,resp_bytes,persistent,status\n"
@@ -146,3 +147,19 @@ def test_report_writes_plots_and_the_table(tmp_path: Path) -> None:
 
 def test_report_without_runs_fails(tmp_path: Path) -> None:
     assert report.main(["report", str(tmp_path)]) == 1
+
+
+def test_window_figures_use_the_measured_window_only() -> None:
+    recs = [
+        {"t": t / 10, "packets": 100 * t, "bytes": 150_000 * t, "drops": 2 * t, "marks": t}
+        for t in range(0, 121)
+    ]
+    # warm-up 2 s, run 10 s: records 2.0 .. 10.0, 80 intervals of 0.1 s
+    lk = window_figures(recs, 2.0, 10.0, 10_000_000)
+    assert lk is not None
+    assert (lk.sent_packets, lk.drops, lk.marks) == (8000, 160, 80)
+    assert lk.seconds == pytest.approx(8.0)
+    assert lk.utilization == pytest.approx(8 * 150_000 * 80 / (10_000_000 * 8.0))
+    assert lk.mbps == pytest.approx(12.0)
+    # records that stop early do not cover the window
+    assert window_figures(recs[:50], 2.0, 10.0, 10_000_000) is None

@@ -26,36 +26,55 @@ PYTHONPATH="$top/scripts" "$python" -m aqmtools.bench.run \
 tail -n 5 "$out/run.err" >&2
 tap_result "$rc" "the experiment runs to the end"
 
-# check EXPR: a Python expression over the runs' figures, run (dict by
-# qdisc name of aqmtools.bench.stats.Run) and cal (calibration.json)
-# shellcheck disable=SC2317 # called through tap_cmd
+# check DESC COND DETAIL: a TAP result for COND, a Python expression over
+# the runs' figures (run: aqmtools.bench.stats.Run by qdisc name; cal:
+# calibration.json; last: the last aqmstat record of a run; leaf: the
+# qdisc under test in a run's tc-after.json), with DETAIL's value shown
 check() {
-	PYTHONPATH="$top/scripts" "$python" - "$out" "$1" <<-'PY'
+	local rc=0 detail
+	detail=$(PYTHONPATH="$top/scripts" "$python" - "$out" "$2" "$3" <<-'PY'
 		import json, sys
 		from pathlib import Path
-		from aqmtools.bench.stats import read_run
+		from aqmtools.bench.stats import leaf as leaf_of, read_run
 		out = Path(sys.argv[1])
 		run = {r.meta["qdisc"]: r for r in map(read_run, (p.parent for p in out.glob("*/run.json")))}
 		cal = json.loads((out / "calibration" / "calibration.json").read_text())
-		value = eval(sys.argv[2])
-		print(value)
-		sys.exit(0 if value is True else 1)
+		rd = {q: out / f"{q}-load90-ecn0" for q in run}
+		def last(q):
+		    return json.loads((rd[q] / "aqmstat-down.jsonl").read_text().splitlines()[-1])
+		def leaf(q):
+		    return leaf_of(json.loads((rd[q] / "tc-after.json").read_text())["down"])
+		try:
+		    ok = eval(sys.argv[2]) is True
+		    detail = eval(sys.argv[3])
+		except Exception as e:
+		    ok, detail = False, repr(e)
+		print(detail)
+		sys.exit(0 if ok else 1)
 	PY
+	) || rc=$?
+	tap_result "$rc" "$1 ($detail)"
 }
-tap_cmd "calibration measured a positive load per user" \
-	check 'cal["per_user_bps"] > 0 and cal["users"] == 10'
-tap_cmd "both runs exist and netem dropped nothing in either" \
-	check 'sorted(run) == ["dcn", "droptail"] and all(r.meta["valid"] for r in run.values())'
-tap_cmd "web exchanges completed in every run, none failed" \
-	check 'all(len(r.web.done) >= 20 and r.web.errors == 0 for r in run.values())'
-tap_cmd "two long flows with a goodput each" \
-	check 'all(len(r.goodputs) == 2 and min(r.goodputs) > 0 for r in run.values())'
-tap_cmd "the bottleneck carried the traffic, at most at its rate" \
-	check 'all(0.3 < r.link.utilization <= 1.02 for r in run.values())'
-tap_cmd "aqmstat sampled dcn's state: pref and HB flows" \
-	check '(lambda recs: len(recs) > 100 and any(x["hb_flows"] > 0 for x in recs) and all("pref" in x for x in recs))([json.loads(l) for l in (out / "dcn-load90-ecn0" / "aqmstat-down.jsonl").read_text().splitlines()])'
-tap_cmd "aqmstat's last packet count is the qdisc's (idle at the end)" \
-	check 'all(json.loads((out / d / "aqmstat-down.jsonl").read_text().splitlines()[-1])["packets"] == [q for q in json.loads((out / d / "tc-after.json").read_text())["down"] if q["handle"] == "10:"][0]["packets"] for d in ("dcn-load90-ecn0", "droptail-load90-ecn0"))'
+check "calibration measured a positive load per user" \
+	'cal["per_user_bps"] > 0 and cal["users"] == 10' 'f"{cal[\"per_user_bps\"]:.0f} bit/s"'
+check "both runs exist and netem dropped nothing in either" \
+	'sorted(run) == ["dcn", "droptail"] and all(r.meta["valid"] for r in run.values())' \
+	'{q: r.meta["netem_drops"] for q, r in run.items()}'
+check "web exchanges completed in every run, none failed" \
+	'all(len(r.web.done) >= 20 and r.web.errors == 0 for r in run.values())' \
+	'{q: (len(r.web.done), r.web.errors) for q, r in run.items()}'
+check "two long flows with a goodput each" \
+	'all(len(r.goodputs) == 2 and min(r.goodputs) > 0 for r in run.values())' \
+	'{q: [round(g / 1e6, 2) for g in r.goodputs] for q, r in run.items()}'
+check "the bottleneck carried the traffic, at most at its rate" \
+	'all(0.3 < r.link.utilization <= 1.02 for r in run.values())' \
+	'{q: round(r.link.utilization, 3) for q, r in run.items()}'
+check "aqmstat sampled dcn's state: pref and HB flows" \
+	'(lambda recs: len(recs) > 100 and any(x["hb_flows"] > 0 for x in recs) and all("pref" in x for x in recs))([json.loads(l) for l in (rd["dcn"] / "aqmstat-down.jsonl").read_text().splitlines()])' \
+	'len((rd["dcn"] / "aqmstat-down.jsonl").read_text().splitlines())'
+check "aqmstat's last packet count is the qdisc's (idle at the end)" \
+	'all(last(q)["packets"] == leaf(q)["packets"] for q in run)' \
+	'{q: (last(q)["t"], last(q)["packets"], leaf(q)["packets"]) for q in run}'
 rc=0
 PYTHONPATH="$top/scripts" "$python" -m aqmtools.bench.report "$out" >/dev/null 2>&1 || rc=$?
 [ -s "$out/rt-cdf-load90-ecn0.png" ] || rc=1

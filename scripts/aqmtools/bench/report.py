@@ -150,10 +150,9 @@ def summary(runs: list[Run], plots: dict[tuple[float, bool], list[str]]) -> str:
         for r in group:
             rts = [e.seconds * 1000 for e in r.web.done]
             lk = r.link
-            mbps = 8 * lk.sent_bytes / r.meta["duration_s"] / 1e6
             lines.append(
                 f"| {r.meta['qdisc']} | {lk.loss * 100:.2f} | "
-                f"{'-' if lk.marks is None else lk.marks} | {len(r.web.done)} | {mbps:.2f} | "
+                f"{'-' if lk.marks is None else lk.marks} | {len(r.web.done)} | {lk.mbps:.2f} | "
                 f"{lk.utilization * 100:.1f} | {_fmt(quantile(rts, 0.5), '.0f')} | "
                 f"{_fmt(quantile(rts, 0.9), '.0f')} | {_fmt(quantile(rts, 0.99), '.0f')} | "
                 f"{r.meta['users']} | {_fmt(jain(r.goodputs), '.3f')} | "

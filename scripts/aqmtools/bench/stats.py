@@ -124,6 +124,42 @@ class LinkFigures:
     marks: int | None
     loss: float
     utilization: float
+    seconds: float
+
+    @property
+    def mbps(self) -> float:
+        return 8 * self.sent_bytes / self.seconds / 1e6
+
+
+def _figures(b: dict[str, Any], a: dict[str, Any], rate_bps: int, secs: float) -> LinkFigures:
+    sent = a["packets"] - b["packets"]
+    sent_bytes = a["bytes"] - b["bytes"]
+    drops = a["drops"] - b["drops"]
+    mb, ma = marks_of(b), marks_of(a)
+    arrivals = sent + drops
+    return LinkFigures(
+        sent_packets=sent,
+        sent_bytes=sent_bytes,
+        drops=drops,
+        marks=ma - mb if ma is not None and mb is not None else None,
+        loss=drops / arrivals if arrivals else 0.0,
+        utilization=8 * sent_bytes / (rate_bps * secs),
+        seconds=secs,
+    )
+
+
+def window_figures(
+    records: list[dict[str, Any]], t0: float, t1: float, rate_bps: int
+) -> LinkFigures | None:
+    """The same figures from aqmstat records, over the measured window
+    [T0, T1] (seconds since the workload started): the first record at or
+    after T0 and the last at or before T1. None when the records do not
+    cover the window (within a tenth of it)."""
+    inside = [r for r in records if t0 <= r["t"] <= t1]
+    if len(inside) < 2 or (inside[-1]["t"] - inside[0]["t"]) < 0.9 * (t1 - t0):
+        return None
+    first, last = inside[0], inside[-1]
+    return _figures(first, last, rate_bps, last["t"] - first["t"])
 
 
 def link_figures(
@@ -131,21 +167,7 @@ def link_figures(
 ) -> LinkFigures:
     """Differences of the qdisc's counters over the run: loss ratio =
     drops / (sent + drops), utilization = bits sent / (rate x seconds)."""
-    b, a = leaf(before["down"]), leaf(after["down"])
-    sent = a["packets"] - b["packets"]
-    sent_bytes = a["bytes"] - b["bytes"]
-    drops = a["drops"] - b["drops"]
-    mb, ma = marks_of(b), marks_of(a)
-    marks = ma - mb if ma is not None and mb is not None else None
-    arrivals = sent + drops
-    return LinkFigures(
-        sent_packets=sent,
-        sent_bytes=sent_bytes,
-        drops=drops,
-        marks=marks,
-        loss=drops / arrivals if arrivals else 0.0,
-        utilization=8 * sent_bytes / (rate_bps * secs),
-    )
+    return _figures(leaf(before["down"]), leaf(after["down"]), rate_bps, secs)
 
 
 def iperf_goodputs(texts: list[str]) -> list[float]:
@@ -177,7 +199,13 @@ def read_run(rundir: Path) -> Run:
     web = read_web([p.read_text() for p in sorted(rundir.glob("web-c*.csv"))])
     before = json.loads((rundir / "tc-before.json").read_text())
     after = json.loads((rundir / "tc-after.json").read_text())
-    link = link_figures(before, after, meta["rate_bps"], meta["duration_s"])
+    # over the measured window when aqmstat covered it: the snapshots
+    # also hold the warm-up and the drain after the run
+    samples = rundir / "aqmstat-down.jsonl"
+    records = [json.loads(x) for x in samples.read_text().splitlines()] if samples.exists() else []
+    link = window_figures(records, meta["warmup_s"], meta["duration_s"], meta["rate_bps"])
+    if link is None:
+        link = link_figures(before, after, meta["rate_bps"], meta["duration_s"])
     goodputs = iperf_goodputs([p.read_text() for p in sorted(rundir.glob("iperf-tcp*.json"))])
     flent = {p.stem[len("flent-") :]: p.read_text() for p in sorted(rundir.glob("flent-*.txt"))}
     return Run(meta, web, link, goodputs, flent)

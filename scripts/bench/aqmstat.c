@@ -382,8 +382,14 @@ static void sampler_open(struct sampler *s, const char *dev)
 	err = nl_connect(s->sk, NETLINK_ROUTE);
 	if (err < 0)
 		die("netlink: %s", nl_geterror(err));
-	/* size each read to the message: a dump of many qdiscs is not cut */
-	nl_socket_enable_msg_peek(s->sk);
+	/*
+	 * One read per part of the dump: the kernel fills a dump skb up to the
+	 * reader's buffer, at most 32 KiB, so a 64 KiB buffer is never cut
+	 * short and needs no MSG_PEEK round trip first.
+	 */
+	nl_socket_disable_msg_peek(s->sk);
+	if (nl_socket_set_msg_buf_size(s->sk, 65536) < 0)
+		die("netlink: cannot size the receive buffer");
 	nl_socket_modify_cb(s->sk, NL_CB_VALID, NL_CB_CUSTOM, on_qdisc, s);
 }
 
@@ -644,6 +650,7 @@ struct run {
 	struct rec *prev;	/* live view: the previous sample */
 	unsigned int nprev, prev_cap;
 	uint64_t samples, missed;
+	int64_t dump_ns_sum, dump_ns_max;	/* time spent in dumps */
 };
 
 static void emit_live(struct run *run, const struct opts *o)
@@ -714,7 +721,13 @@ static void run_loop(struct run *run, const struct opts *o)
 	int64_t end = o->duration_ns ? start + o->duration_ns : INT64_MAX;
 
 	while (!stop) {
-		sampler_dump(&run->s, now_ns(CLOCK_MONOTONIC) - start);
+		int64_t t0 = now_ns(CLOCK_MONOTONIC), dt;
+
+		sampler_dump(&run->s, t0 - start);
+		dt = now_ns(CLOCK_MONOTONIC) - t0;
+		run->dump_ns_sum += dt;
+		if (dt > run->dump_ns_max)
+			run->dump_ns_max = dt;
 		emit(run, o);
 		run->samples++;
 		if (o->count && run->samples >= o->count)
@@ -867,8 +880,10 @@ int main(int argc, char **argv)
 		die("write: %s", strerror(errno));
 	if (o.out_path && fclose(run.out))
 		die("%s: %s", o.out_path, strerror(errno));
-	fprintf(stderr, "aqmstat: %" PRIu64 " samples, %" PRIu64 " missed ticks\n",
-		run.samples, run.missed);
+	fprintf(stderr, "aqmstat: %" PRIu64 " samples, %" PRIu64 " missed ticks,"
+		" dump time mean %.3f ms, max %.3f ms\n", run.samples, run.missed,
+		run.samples ? (double)run.dump_ns_sum / run.samples / NSEC_PER_MSEC : 0.0,
+		(double)run.dump_ns_max / NSEC_PER_MSEC);
 	nl_socket_free(run.s.sk);
 	free(run.s.recs);
 	free(run.prev);

@@ -148,6 +148,7 @@ for q in "${QDISCS[@]}"; do
 	rate=${q}_rate busy=${q}_busy_rate span=${q}_span range=${q}_range ok=${q}_range_ok
 	echo "# $q: ${!n} records over ${!span:-0} s: ${!rate:-0}/s (${!busy:-0}/s under load)," \
 		"${!missed} missed ticks; at the end ${!end:-}" >&2
+	sed "s/^/# $q: /" "$tmp/$q.err" >&2
 	tap_result $((${!rc} != 0 || ${!n} == 0 || ${!bad} != 0 || ${!samples} != ${!n})) \
 		"$q: aqmstat ends on SIGTERM with status ${!rc}; ${!n} records decode, ${!bad} do not," \
 		"one per sample (${!samples} samples)"

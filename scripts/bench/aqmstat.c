@@ -573,7 +573,7 @@ static void fmt_state(char *buf, size_t len, const struct rec *r)
 	unsigned int i;
 
 	buf[0] = '\0';
-	for (i = 0; k && i < sizeof(k->state) / sizeof(k->state[0]); i++) {
+	for (i = 0; k && i < ARRAY_SIZE(k->state); i++) {
 		const struct field *f = k->state[i] ? rec_get(r, k->state[i]) : NULL;
 		int w = 0;
 
@@ -709,6 +709,7 @@ static void emit(struct run *run, const struct opts *o)
 static bool sleep_until(int64_t when)
 {
 	struct timespec ts = { .tv_sec = when / NSEC_PER_SEC, .tv_nsec = when % NSEC_PER_SEC };
+
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		if (stop)
 			return false;

@@ -19,6 +19,8 @@
 #define REC_FIELDS	48
 #define KIND_LEN	32
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 enum field_type {
 	FT_U64,
 	FT_S64,

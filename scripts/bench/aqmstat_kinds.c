@@ -195,7 +195,7 @@ const struct aqm_kind *aqm_kind_find(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(aqm_kinds) / sizeof(aqm_kinds[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(aqm_kinds); i++)
 		if (!strcmp(aqm_kinds[i].name, name))
 			return &aqm_kinds[i];
 	return NULL;

@@ -396,7 +396,6 @@ def test_duration_bounds_t(aqmstat: Path, bed: Bed) -> None:
     recs = _json_lines(r.out)
     assert recs
     assert all(0 <= x["t"] < 0.3 for x in recs)
-    assert recs[0]["t"] < 0.01
 
 
 def test_device_as_argument_and_stdout_json(aqmstat: Path, bed: Bed) -> None:

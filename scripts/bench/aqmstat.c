@@ -105,7 +105,8 @@ static void usage(FILE *f)
 	      "overlimits, then the xstats of pi, dcn, blue, sfb, red, pie, codel, fq_codel\n"
 	      "and hhf, named as `tc -s -j qdisc show` names them (probabilities in [0, 1]).\n"
 	      "Output is flushed at least once per second and at exit; SIGINT and SIGTERM\n"
-	      "end the run cleanly. At exit, stderr gets the sample and missed-tick counts.\n",
+	      "end the run cleanly. At exit, stderr gets the sample and missed-tick counts,\n"
+	      "the dump time and how late the sampler woke (mean, max).\n",
 	      f);
 }
 
@@ -641,6 +642,28 @@ static void live_draw(FILE *f, const struct opts *o, const struct sampler *s,
 
 /* ---- main loop -------------------------------------------------------- */
 
+/*
+ * A duration's mean and maximum over the run: the dump's own time and how
+ * late the sampler woke tell a missed tick's cause (netlink or scheduling).
+ */
+struct tstat {
+	int64_t sum, max;
+	uint64_t n;
+};
+
+static void tstat_add(struct tstat *ts, int64_t ns)
+{
+	ts->sum += ns;
+	ts->n++;
+	if (ns > ts->max)
+		ts->max = ns;
+}
+
+static double tstat_mean_ms(const struct tstat *ts)
+{
+	return ts->n ? (double)ts->sum / (double)ts->n / NSEC_PER_MSEC : 0.0;
+}
+
 struct run {
 	FILE *out;
 	struct sampler s;
@@ -650,7 +673,8 @@ struct run {
 	struct rec *prev;	/* live view: the previous sample */
 	unsigned int nprev, prev_cap;
 	uint64_t samples, missed;
-	int64_t dump_ns_sum, dump_ns_max;	/* time spent in dumps */
+	struct tstat dump;	/* time spent in a dump */
+	struct tstat late;	/* wake-up after the tick, the scheduler's share */
 };
 
 static void emit_live(struct run *run, const struct opts *o)
@@ -722,13 +746,11 @@ static void run_loop(struct run *run, const struct opts *o)
 	int64_t end = o->duration_ns ? start + o->duration_ns : INT64_MAX;
 
 	while (!stop) {
-		int64_t t0 = now_ns(CLOCK_MONOTONIC), dt;
+		int64_t t0 = now_ns(CLOCK_MONOTONIC);
 
+		tstat_add(&run->late, t0 - next);
 		sampler_dump(&run->s, t0 - start);
-		dt = now_ns(CLOCK_MONOTONIC) - t0;
-		run->dump_ns_sum += dt;
-		if (dt > run->dump_ns_max)
-			run->dump_ns_max = dt;
+		tstat_add(&run->dump, now_ns(CLOCK_MONOTONIC) - t0);
 		emit(run, o);
 		run->samples++;
 		if (o->count && run->samples >= o->count)
@@ -882,9 +904,10 @@ int main(int argc, char **argv)
 	if (o.out_path && fclose(run.out))
 		die("%s: %s", o.out_path, strerror(errno));
 	fprintf(stderr, "aqmstat: %" PRIu64 " samples, %" PRIu64 " missed ticks,"
-		" dump time mean %.3f ms, max %.3f ms\n", run.samples, run.missed,
-		run.samples ? (double)run.dump_ns_sum / run.samples / NSEC_PER_MSEC : 0.0,
-		(double)run.dump_ns_max / NSEC_PER_MSEC);
+		" dump time mean %.3f ms, max %.3f ms, wake-up lateness mean %.3f ms,"
+		" max %.3f ms\n", run.samples, run.missed, tstat_mean_ms(&run.dump),
+		(double)run.dump.max / NSEC_PER_MSEC, tstat_mean_ms(&run.late),
+		(double)run.late.max / NSEC_PER_MSEC);
 	nl_socket_free(run.s.sk);
 	free(run.s.recs);
 	free(run.prev);

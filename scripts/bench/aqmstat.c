@@ -324,7 +324,7 @@ static int on_qdisc(struct nl_msg *msg, void *arg)
 	if (nlh->nlmsg_type != RTM_NEWQDISC || !nlmsg_valid_hdr(nlh, sizeof(*tcm)))
 		return NL_SKIP;
 	tcm = nlmsg_data(nlh);
-	/* older kernels dump every device whatever tcm_ifindex says */
+	/* qdisc dumps ignore tcm_ifindex: every device of the namespace comes */
 	if (tcm->tcm_ifindex != s->ifindex)
 		return NL_SKIP;
 	if (nlmsg_parse(nlh, sizeof(*tcm), tb, TCA_MAX, NULL) < 0 || !tb[TCA_KIND])
@@ -389,6 +389,8 @@ static void sampler_open(struct sampler *s, const char *dev)
 	 * short and needs no MSG_PEEK round trip first.
 	 */
 	nl_socket_disable_msg_peek(s->sk);
+	/* a dump ends with NLMSG_DONE; no ack is awaited */
+	nl_socket_disable_auto_ack(s->sk);
 	if (nl_socket_set_msg_buf_size(s->sk, 65536) < 0)
 		die("netlink: cannot size the receive buffer");
 	nl_socket_modify_cb(s->sk, NL_CB_VALID, NL_CB_CUSTOM, on_qdisc, s);

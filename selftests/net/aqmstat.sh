@@ -62,9 +62,9 @@ dumbbell_qdisc blue limit 100
 trace blue
 
 # --- read every file with one python3 -----------------------------------------
-eval "$(python3 - "$tmp" "$SECS" "${QDISCS[@]}" <<'PY'
+eval "$(python3 - "$tmp" "${QDISCS[@]}" <<'PY'
 import json, re, sys
-d, secs, names = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
+d, names = sys.argv[1], sys.argv[2:]
 GENERIC = ["bytes", "packets", "qlen", "backlog", "drops", "requeues", "overlimits"]
 COUNTERS = ["bytes", "packets", "drops", "requeues", "overlimits"]
 # xstats: counters that only packets move (not the idle-time controller),
@@ -112,8 +112,12 @@ for n in names:
     span = t[-1] - t[0]
     out[f"{n}_span"] = round(span, 2)
     out[f"{n}_rate"] = round((len(recs) - 1) / span, 1) if span > 0 else 0
-    # rate while the flows ran: the first SECS seconds
-    busy = [x for x in t if x <= t[0] + secs]
+    # rate while the flows ran: from the first to the last record that
+    # saw packets leave
+    moved = [i for i in range(1, len(recs))
+             if recs[i]["packets"] != recs[i - 1]["packets"]]
+    busy = t[moved[0]:moved[-1] + 1] if moved else []
+    out[f"{n}_busy_span"] = round(busy[-1] - busy[0], 2) if len(busy) > 1 else 0
     out[f"{n}_busy_rate"] = round((len(busy) - 1) / (busy[-1] - busy[0]), 1) \
         if len(busy) > 1 else 0
     if prob:
@@ -145,8 +149,8 @@ PY
 for q in "${QDISCS[@]}"; do
 	n=${q}_n rc=${q}_rc bad=${q}_bad samples=${q}_samples missed=${q}_missed
 	mono=${q}_mono after=${q}_after diff=${q}_diff end=${q}_end smax=${q}_state_max
-	rate=${q}_rate busy=${q}_busy_rate span=${q}_span range=${q}_range ok=${q}_range_ok
-	echo "# $q: ${!n} records over ${!span:-0} s: ${!rate:-0}/s (${!busy:-0}/s under load)," \
+	rate=${q}_rate busy=${q}_busy_rate bspan=${q}_busy_span span=${q}_span range=${q}_range ok=${q}_range_ok
+	echo "# $q: ${!n} records over ${!span:-0} s: ${!rate:-0}/s (${!busy:-0}/s over the ${!bspan:-0} s of traffic)," \
 		"${!missed} missed ticks; at the end ${!end:-}" >&2
 	sed "s/^/# $q: /" "$tmp/$q.err" >&2
 	tap_result $((${!rc} != 0 || ${!n} == 0 || ${!bad} != 0 || ${!samples} != ${!n})) \

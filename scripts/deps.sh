@@ -11,10 +11,12 @@ set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
 # the packages of every tool in AQM_TOOLS (scripts/lib/common.sh), and
-# the libraries, headers and sources the builds need
+# the libraries, headers and sources the builds need (libnl: the benchmark's
+# aqmstat, scripts/bench)
 pkgs=(
 	"$AQM_KSRC_PKG" linux-headers-amd64 libelf-dev libssl-dev libmnl-dev
-	libcap-dev python3-venv python3-pip ca-certificates
+	libcap-dev libnl-3-dev libnl-route-3-dev python3-venv python3-pip
+	ca-certificates
 )
 for t in "${AQM_TOOLS[@]}"; do
 	p=${t#*:}

@@ -1,0 +1,442 @@
+"""Tests of scripts/bench/aqmstat, the qdisc statistics sampler.
+
+They run the sanitized build (aqmstat-asan) in private network namespaces
+(`unshare -n`): a veth pair between two of them when the kernel has veth,
+else the loopback of one. The device under test gets an htb root (1:) with
+one class at 1 Mbit/s and the qdisc under test as its leaf (10:); UDP
+bursts through it fill and overflow the leaf. Once the queue is empty
+again nothing moves, so the last record aqmstat writes must equal
+`tc -s -j qdisc show` key for key.
+
+Needs root (namespaces, tc) and gcc with libnl's headers (make deps).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+TOP = Path(__file__).resolve().parents[2]
+BENCH = TOP / "scripts" / "bench"
+
+GENERIC = ("bytes", "packets", "qlen", "backlog", "drops", "requeues", "overlimits")
+GENERIC_COUNTERS = ("bytes", "packets", "drops", "requeues", "overlimits")
+IDENTITY = ("t", "wall", "dev", "handle", "parent", "kind")
+
+pytestmark = pytest.mark.skipif(
+    os.geteuid() != 0 or shutil.which("unshare") is None or shutil.which("tc") is None,
+    reason="needs root, unshare and tc (network namespaces)",
+)
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A leaf qdisc to test: tc arguments and what aqmstat must decode."""
+
+    args: tuple[str, ...]
+    keys: tuple[str, ...] = ()  # xstats keys every record must have
+    counters: tuple[str, ...] = ()  # xstats keys that never decrease
+    volatile: tuple[str, ...] = ()  # keys that move while idle (timers)
+    probs: tuple[str, ...] = ()  # keys in [0, 1]
+
+    @property
+    def name(self) -> str:
+        return self.args[0]
+
+
+KINDS = [
+    Kind(("pfifo", "limit", "5")),
+    Kind(
+        ("fq_codel", "limit", "8"),
+        keys=(
+            "maxpacket",
+            "drop_overlimit",
+            "new_flow_count",
+            "ecn_mark",
+            "ce_mark",
+            "memory_used",
+            "drop_overmemory",
+            "new_flows_len",
+            "old_flows_len",
+        ),
+        counters=("drop_overlimit", "new_flow_count", "ecn_mark", "ce_mark"),
+    ),
+    Kind(
+        ("pie", "limit", "8"),
+        keys=("prob", "delay", "avg_dq_rate", "pkts_in", "overlimit", "dropped", "maxq"),
+        counters=("pkts_in", "overlimit", "dropped", "ecn_mark"),
+        volatile=("prob", "delay", "avg_dq_rate"),
+        probs=("prob",),
+    ),
+    Kind(
+        (
+            *("red", "limit", "12000", "min", "2000", "max", "6000", "avpkt", "1000"),
+            *("burst", "3", "bandwidth", "1mbit", "probability", "0.5"),
+        ),
+        keys=("marked", "early", "pdrop", "other"),
+        counters=("marked", "early", "pdrop", "other"),
+    ),
+    Kind(
+        ("sfb", "limit", "8"),
+        keys=(
+            *("earlydrop", "penaltydrop", "bucketdrop", "queuedrop", "childdrop", "marked"),
+            *("maxqlen", "maxprob", "avgprob"),
+        ),
+        counters=("earlydrop", "penaltydrop", "bucketdrop", "queuedrop", "childdrop", "marked"),
+        probs=("maxprob", "avgprob"),
+    ),
+    Kind(
+        ("codel", "limit", "8"),
+        keys=(
+            *("count", "lastcount", "ldelay", "dropping", "drop_next", "maxpacket"),
+            *("ecn_mark", "drop_overlimit", "ce_mark"),
+        ),
+        counters=("ecn_mark", "drop_overlimit", "ce_mark"),
+        volatile=("drop_next",),
+    ),
+    Kind(
+        ("hhf", "limit", "8"),
+        keys=("drop_overlimit", "hh_overlimit", "tot_hh", "cur_hh"),
+        counters=("drop_overlimit", "hh_overlimit", "tot_hh"),
+    ),
+]
+
+
+class Netns:
+    """A process holding a fresh network namespace (`unshare -n`)."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen(["unshare", "-n", "sleep", "1000000"])
+        # unshare execs sleep in the same process once the namespace is made
+        for _ in range(500):
+            if os.readlink(f"/proc/{self.proc.pid}/ns/net") != os.readlink("/proc/self/ns/net"):
+                return
+            time.sleep(0.01)
+        raise RuntimeError("unshare -n did not make a namespace")
+
+    def cmd(self, *args: str) -> list[str]:
+        return ["nsenter", "-t", str(self.proc.pid), "-n", *args]
+
+    def run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(self.cmd(*args), check=check, capture_output=True, text=True)
+
+    def close(self) -> None:
+        self.proc.kill()
+        self.proc.wait()
+
+
+@dataclass
+class Bed:
+    """The device under test, in namespace ns, and where to send to."""
+
+    ns: Netns
+    dev: str
+    dst: str
+    peer: Netns | None
+
+    def tc_show(self) -> list[dict[str, Any]]:
+        out = self.ns.run("tc", "-s", "-j", "qdisc", "show", "dev", self.dev).stdout
+        got: list[dict[str, Any]] = json.loads(out)
+        return got
+
+    def set_leaf(self, kind: Kind) -> None:
+        self.ns.run("tc", "qdisc", "del", "dev", self.dev, "parent", "1:1", "handle", "10:",
+                    check=False)  # fmt: skip
+        r = self.ns.run(
+            "tc", "qdisc", "add", "dev", self.dev, "parent", "1:1", "handle", "10:", *kind.args,
+            check=False,
+        )  # fmt: skip
+        if r.returncode != 0:
+            if "unknown" in r.stderr.lower():
+                pytest.skip(f"the running kernel lacks the {kind.name} qdisc: {r.stderr.strip()}")
+            raise AssertionError(f"tc qdisc add {' '.join(kind.args)}: {r.stderr}")
+
+    def burst(self, count: int = 300, size: int = 1000) -> None:
+        """COUNT UDP datagrams at once: the 1 Mbit/s class queues and drops."""
+        code = (
+            "import socket, sys\n"
+            "s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\n"
+            "for _ in range(int(sys.argv[2])):\n"
+            "    try:\n"
+            "        s.sendto(b'x' * int(sys.argv[3]), (sys.argv[1], 9))\n"
+            "    except OSError:\n"
+            "        pass\n"
+        )
+        self.ns.run(sys.executable, "-c", code, self.dst, str(count), str(size))
+
+    def wait_idle(self) -> list[dict[str, Any]]:
+        """tc -s -j once every qdisc of the device is empty"""
+        for _ in range(1000):
+            show = self.tc_show()
+            if all(q["qlen"] == 0 for q in show):
+                return show
+            time.sleep(0.01)
+        raise AssertionError(f"queue never drained: {show}")
+
+
+def _setup_veth(a: Netns, b: Netns) -> bool:
+    for ns in (a, b):
+        # no IPv6: its router solicitations and DAD would cross the qdisc
+        # at any time, and the idle qdisc must stay idle
+        ns.run("sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1",
+               "net.ipv6.conf.default.disable_ipv6=1", check=False)  # fmt: skip
+    r = a.run("ip", "link", "add", "va", "address", "02:00:00:00:00:01", "type", "veth",
+              "peer", "name", "vb", "address", "02:00:00:00:00:02",
+              "netns", str(b.proc.pid), check=False)  # fmt: skip
+    if r.returncode != 0:
+        return False
+    a.run("ip", "addr", "add", "198.18.0.1/24", "dev", "va")
+    b.run("ip", "addr", "add", "198.18.0.2/24", "dev", "vb")
+    a.run("ip", "link", "set", "va", "up")
+    b.run("ip", "link", "set", "vb", "up")
+    # no ARP either: a permanent neighbour
+    a.run("ip", "neigh", "replace", "198.18.0.2", "lladdr", "02:00:00:00:00:02",
+          "dev", "va", "nud", "permanent")  # fmt: skip
+    return True
+
+
+@pytest.fixture(scope="module")
+def aqmstat() -> Path:
+    """The sanitized build: a memory error or leak fails the test"""
+    subprocess.run(["make", "-s", "-C", str(BENCH), "aqmstat-asan"], check=True)
+    return BENCH / "aqmstat-asan"
+
+
+@pytest.fixture(scope="module")
+def bed() -> Iterator[Bed]:
+    a, b = Netns(), Netns()
+    try:
+        if _setup_veth(a, b):
+            t = Bed(a, "va", "198.18.0.2", b)
+        else:
+            a.run("ip", "link", "set", "lo", "up")
+            t = Bed(a, "lo", "127.0.0.1", None)
+        a.run("tc", "qdisc", "add", "dev", t.dev, "root", "handle", "1:", "htb", "default", "1")
+        a.run("tc", "class", "add", "dev", t.dev, "parent", "1:", "classid", "1:1", "htb",
+              "rate", "1mbit", "ceil", "1mbit", "burst", "3k", "cburst", "3k")  # fmt: skip
+        yield t
+    finally:
+        a.close()
+        b.close()
+
+
+@dataclass
+class Run:
+    rc: int
+    out: str
+    err: str
+
+
+def _start(aqmstat: Path, bed: Bed, out: Path, *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        bed.ns.cmd(str(aqmstat), "-d", bed.dev, "-o", str(out), *args),
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _run(aqmstat: Path, bed: Bed, *args: str) -> Run:
+    r = subprocess.run(bed.ns.cmd(str(aqmstat), *args), capture_output=True, text=True, timeout=60)
+    return Run(r.returncode, r.stdout, r.stderr)
+
+
+def _json_lines(text: str) -> list[dict[str, Any]]:
+    """the complete lines written so far"""
+    lines = text.split("\n")[:-1]
+    return [json.loads(x) for x in lines]
+
+
+def _csv_rows(text: str) -> list[dict[str, Any]]:
+    lines = text.split("\n")[:-1]
+    if not lines:
+        return []
+    head = lines[0].split(",")
+    rows = []
+    for line in lines[1:]:
+        vals = line.split(",")
+        assert len(vals) == len(head), line
+        row: dict[str, Any] = {}
+        for k, v in zip(head, vals, strict=True):
+            row[k] = v if k in ("dev", "handle", "parent", "kind") else json.loads(v)
+        rows.append(row)
+    return rows
+
+
+def _sample_after_idle(
+    aqmstat: Path, bed: Bed, tmp: Path, fmt: str, *args: str
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], str]:
+    """aqmstat over a burst; stopped (SIGTERM) once it has sampled the idle
+    qdiscs after tc's snapshot. Returns the records, tc's snapshot, stderr."""
+    out = tmp / f"out.{fmt}"
+    parse = _json_lines if fmt == "json" else _csv_rows
+    proc = _start(aqmstat, bed, out, "-t", "10", "-f", fmt, *args)
+    try:
+        bed.burst()
+        snap = bed.wait_idle()
+        t_snap = time.time()
+        handles = {q["handle"] for q in snap}
+        if "-H" in args:
+            handles = {args[args.index("-H") + 1]}
+        # the file is flushed at least once per second
+        for _ in range(3000):
+            recs = parse(out.read_text()) if out.exists() else []
+            after = {r["handle"] for r in recs if r["wall"] > t_snap}
+            if after >= handles:
+                break
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+            time.sleep(0.01)
+        else:
+            raise AssertionError("aqmstat wrote no record after the snapshot")
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, err
+    return parse(out.read_text()), snap, err
+
+
+def _by_handle(recs: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    out: dict[str, list[dict[str, Any]]] = {}
+    for r in recs:
+        out.setdefault(r["handle"], []).append(r)
+    return out
+
+
+def _check_series(series: list[dict[str, Any]], counters: tuple[str, ...]) -> None:
+    ts = [r["t"] for r in series]
+    assert all(b > a for a, b in itertools.pairwise(ts)), "t not strictly increasing"
+    for k in counters:
+        vals = [r[k] for r in series]
+        assert all(b >= a for a, b in itertools.pairwise(vals)), f"{k} decreased"
+
+
+def _check_against_tc(rec: dict[str, Any], tc: dict[str, Any], volatile: tuple[str, ...]) -> None:
+    """every key both print, but the identity and the timer-driven ones"""
+    assert rec["kind"] == tc["kind"]
+    assert rec["parent"] == ("root" if tc.get("root") else tc["parent"])
+    common = (set(rec) & set(tc)) - set(IDENTITY) - set(volatile)
+    assert set(GENERIC) <= common
+    for k in sorted(common):
+        if isinstance(tc[k], float) or isinstance(rec[k], float):
+            # tc prints 6 significant digits
+            assert rec[k] == pytest.approx(tc[k], rel=1e-5, abs=1e-9), k
+        elif not isinstance(tc[k], dict | list):
+            assert rec[k] == tc[k], k
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=[k.name for k in KINDS])
+def test_json_matches_tc_when_idle(aqmstat: Path, bed: Bed, tmp_path: Path, kind: Kind) -> None:
+    bed.set_leaf(kind)
+    recs, snap, err = _sample_after_idle(aqmstat, bed, tmp_path, "json")
+    series = _by_handle(recs)
+    assert set(series) == {"1:", "10:"}
+    leaf = series["10:"]
+    # one record per qdisc per sample, and stderr counts the samples
+    assert len(leaf) == len(series["1:"])
+    assert f"aqmstat: {len(leaf)} samples, " in err
+    for r in recs:
+        assert r["dev"] == bed.dev
+        assert list(r)[: len(IDENTITY) + len(GENERIC)] == [*IDENTITY, *GENERIC]
+    assert all(r["kind"] == kind.name and r["parent"] == "1:1" for r in leaf)
+    assert all(set(kind.keys) <= set(r) for r in leaf)
+    for k in kind.probs:
+        assert all(0.0 <= r[k] <= 1.0 for r in leaf), k
+    _check_series(leaf, GENERIC_COUNTERS + kind.counters)
+    _check_series(series["1:"], GENERIC_COUNTERS)
+    # the burst went through and overflowed the leaf
+    assert leaf[-1]["packets"] > leaf[0]["packets"]
+    assert leaf[-1]["drops"] > 0
+    tc = {q["handle"]: q for q in snap}
+    _check_against_tc(series["1:"][-1], tc["1:"], ())
+    _check_against_tc(leaf[-1], tc["10:"], kind.volatile)
+
+
+def test_csv_one_qdisc(aqmstat: Path, bed: Bed, tmp_path: Path) -> None:
+    bed.set_leaf(KINDS[0])
+    rows, snap, _ = _sample_after_idle(aqmstat, bed, tmp_path, "csv", "-H", "10:")
+    assert rows
+    head = (tmp_path / "out.csv").read_text().split("\n")[0].split(",")
+    assert head == [*IDENTITY, *GENERIC]
+    assert {r["handle"] for r in rows} == {"10:"}
+    _check_series(rows, GENERIC_COUNTERS)
+    assert rows[-1]["drops"] > 0
+    _check_against_tc(rows[-1], next(q for q in snap if q["handle"] == "10:"), ())
+
+
+def test_count_and_handle_filter(aqmstat: Path, bed: Bed) -> None:
+    bed.set_leaf(KINDS[0])
+    r = _run(aqmstat, bed, "-d", bed.dev, "-n", "5", "-t", "1", "-f", "json")
+    assert r.rc == 0, r.err
+    recs = _json_lines(r.out)
+    assert [x["handle"] for x in recs] == ["1:", "10:"] * 5
+    assert "aqmstat: 5 samples, " in r.err
+    r = _run(aqmstat, bed, "-d", bed.dev, "-n", "4", "-t", "1", "-f", "json", "-H", "10:")
+    assert [x["handle"] for x in _json_lines(r.out)] == ["10:"] * 4
+    r = _run(aqmstat, bed, "-d", bed.dev, "-n", "3", "-t", "1", "-f", "json", "-H", "root")
+    assert [(x["handle"], x["parent"]) for x in _json_lines(r.out)] == [("1:", "root")] * 3
+
+
+def test_duration_bounds_t(aqmstat: Path, bed: Bed) -> None:
+    r = _run(aqmstat, bed, "-d", bed.dev, "-D", "0.3", "-t", "10", "-f", "json", "-H", "10:")
+    assert r.rc == 0, r.err
+    recs = _json_lines(r.out)
+    assert recs
+    assert all(0 <= x["t"] < 0.3 for x in recs)
+
+
+def test_device_as_argument_and_stdout_json(aqmstat: Path, bed: Bed) -> None:
+    # stdout is a pipe here: JSON lines, not the live table
+    r = _run(aqmstat, bed, "-n", "1", bed.dev)
+    assert r.rc == 0, r.err
+    assert {x["handle"] for x in _json_lines(r.out)} == {"1:", "10:"}
+
+
+def test_live_view_table(aqmstat: Path, bed: Bed) -> None:
+    r = _run(aqmstat, bed, "-i", bed.dev, "-n", "2", "-t", "20")
+    assert r.rc == 0, r.err
+    frames = r.out.split("\033[H\033[2J")[1:]
+    assert len(frames) == 2
+    rows = [line.split() for line in frames[-1].splitlines() if line.startswith(("htb", "pfifo"))]
+    assert [row[:3] for row in rows] == [["htb", "1:", "root"], ["pfifo", "10:", "1:1"]]
+    # the second frame has rates: idle, so 0 packets out per second
+    assert rows[1][6] == "0"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("-d", "nosuchdev0", "-n", "1"), "no device 'nosuchdev0'"),
+        (("-H", "77:", "-n", "1"), "no qdisc 77:"),
+        (("-H", "zz", "-n", "1"), "bad handle"),
+        (("-f", "csv", "-n", "1"), "needs -H"),
+        (("-t", "0.5", "-n", "1"), "bad interval"),
+        (("-D", "1", "-n", "1"), "-D or -n"),
+        (("-f", "xml", "-n", "1"), "unknown format"),
+    ],
+)
+def test_bad_arguments_fail(aqmstat: Path, bed: Bed, args: tuple[str, ...], message: str) -> None:
+    full = args if args[0] == "-d" else ("-d", bed.dev, *args)
+    r = _run(aqmstat, bed, *full)
+    assert r.rc != 0
+    assert message in r.err
+    assert r.out == ""
+
+
+def test_help(aqmstat: Path) -> None:
+    r = subprocess.run([str(aqmstat), "-h"], capture_output=True, text=True)
+    assert r.returncode == 0
+    assert r.stdout.startswith("Usage: aqmstat [-i] -d DEV")

@@ -113,19 +113,13 @@ def test_setup_commands() -> None:
     for i, c in enumerate(tb.clients, start=1):
         half = f"{c.rtt_ms / 2:.3f}ms"
         limit = str(testbed.netem_limit(exp.rate_bps, c.rtt_ms / 2))
-        assert (
-            f"ip netns exec {c.ns} tc qdisc add dev eth0 root netem delay {half} limit {limit}"
-            in cmds
-        )
-        assert (
-            f"ip netns exec wbT-rl tc qdisc add dev c{i} root netem delay {half} limit {limit}"
-            in cmds
-        )
+        assert f"tc -n {c.ns} qdisc add dev eth0 root netem delay {half} limit {limit}" in cmds
+        assert f"tc -n wbT-rl qdisc add dev c{i} root netem delay {half} limit {limit}" in cmds
     assert sum("netem" in c for c in cmds) == 2 * len(tb.clients)
     # the bottleneck: htb at the rate, each way, with a leaf 10:
     for dev, ns in (("br0", "wbT-rr"), ("bl0", "wbT-rl")):
         assert (
-            f"ip netns exec {ns} tc class add dev {dev} parent 1: classid 1:1 htb "
+            f"tc -n {ns} class add dev {dev} parent 1: classid 1:1 htb "
             "rate 10000000bit ceil 10000000bit burst 15000 cburst 15000"
         ) in cmds
     # offloads off on every veth end, ECN and the experiment's cc on every host
@@ -139,8 +133,8 @@ def test_qdisc_change_is_delete_then_add_both_ways() -> None:
     tb = testbed.make(_exp(), "wbT")
     cmds = [" ".join(c) for c in testbed.set_qdisc(tb, "dcn limit 1000 qref 24")]
     assert cmds == [
-        "ip netns exec wbT-rr tc qdisc del dev br0 parent 1:1 handle 10:",
-        "ip netns exec wbT-rr tc qdisc add dev br0 parent 1:1 handle 10: dcn limit 1000 qref 24",
-        "ip netns exec wbT-rl tc qdisc del dev bl0 parent 1:1 handle 10:",
-        "ip netns exec wbT-rl tc qdisc add dev bl0 parent 1:1 handle 10: dcn limit 1000 qref 24",
+        "tc -n wbT-rr qdisc del dev br0 parent 1:1 handle 10:",
+        "tc -n wbT-rr qdisc add dev br0 parent 1:1 handle 10: dcn limit 1000 qref 24",
+        "tc -n wbT-rl qdisc del dev bl0 parent 1:1 handle 10:",
+        "tc -n wbT-rl qdisc add dev bl0 parent 1:1 handle 10: dcn limit 1000 qref 24",
     ]

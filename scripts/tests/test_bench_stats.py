@@ -125,7 +125,10 @@ def _write_run(d: Path, qdisc: str, load: float, rts_ms: list[int]) -> None:
     (d / "web-c1.csv").write_text(HEADER + rows)
     (d / "tc-before.json").write_text(json.dumps({"down": _q(0, 0, 0), "up": []}))
     (d / "tc-after.json").write_text(json.dumps({"down": _q(9900, 11_000_000, 100), "up": []}))
-    recs = [{"t": i / 100, "kind": "pi", "qlen": i % 30, "prob": i / 1000} for i in range(50)]
+    recs = [
+        {"t": i / 100, "wall": 1000 + i / 100, "kind": "pi", "qlen": i % 30, "prob": i / 1000}
+        for i in range(50)
+    ]
     (d / "aqmstat-down.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
 
 
@@ -155,11 +158,11 @@ def test_window_figures_use_the_measured_window_only() -> None:
         for t in range(0, 121)
     ]
     # warm-up 2 s, run 10 s: records 2.0 .. 10.0, 80 intervals of 0.1 s
-    lk = window_figures(recs, 2.0, 10.0, 10_000_000)
+    lk = window_figures(recs, 2.0, 10.0, 10_000_000, clock="t")
     assert lk is not None
     assert (lk.sent_packets, lk.drops, lk.marks) == (8000, 160, 80)
     assert lk.seconds == pytest.approx(8.0)
     assert lk.utilization == pytest.approx(8 * 150_000 * 80 / (10_000_000 * 8.0))
     assert lk.mbps == pytest.approx(12.0)
     # records that stop early do not cover the window
-    assert window_figures(recs[:50], 2.0, 10.0, 10_000_000) is None
+    assert window_figures(recs[:50], 2.0, 10.0, 10_000_000, clock="t") is None

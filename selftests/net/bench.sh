@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The emulated-WAN harness (make bench) end to end on a small experiment
 # (bench-smoke.toml): the run finishes, netem drops nothing, the workloads
-# and the samplers produce data that agrees with the bottleneck's counters,
-# and the report renders. The figures are the harness's, not the qdiscs'.
+# and the samplers produce data that agrees with the bottleneck's counters.
+# The figures are the harness's, not the qdiscs'. (The report's plots are
+# tested on the host, scripts/tests/test_bench_stats.py: importing
+# matplotlib in the emulated guest alone takes long.)
 set -euo pipefail
 # shellcheck source=selftests/net/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -12,7 +14,7 @@ python=${AQM_CACHE:?}/venv/bin/python3
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-tap_plan 9
+tap_plan 8
 for t in webgen aqmstat; do
 	[ -x "$top/scripts/bench/$t" ] || {
 		tap_result 1 "scripts/bench/$t is built (make -C scripts/bench)"
@@ -56,7 +58,7 @@ check() {
 	tap_result "$rc" "$1 ($detail)"
 }
 check "calibration measured a positive load per user" \
-	'cal["per_user_bps"] > 0 and cal["users"] == 10' 'f"{cal[\"per_user_bps\"]:.0f} bit/s"'
+	'cal["per_user_bps"] > 0 and cal["users"] == 10' 'round(cal["per_user_bps"])'
 check "both runs exist and netem dropped nothing in either" \
 	'sorted(run) == ["dcn", "droptail"] and all(r.meta["valid"] for r in run.values())' \
 	'{q: r.meta["netem_drops"] for q, r in run.items()}'
@@ -75,8 +77,4 @@ check "aqmstat sampled dcn's state: pref and HB flows" \
 check "aqmstat's last packet count is the qdisc's (idle at the end)" \
 	'all(last(q)["packets"] == leaf(q)["packets"] for q in run)' \
 	'{q: (last(q)["t"], last(q)["packets"], leaf(q)["packets"]) for q in run}'
-rc=0
-PYTHONPATH="$top/scripts" "$python" -m aqmtools.bench.report "$out" >/dev/null 2>&1 || rc=$?
-[ -s "$out/rt-cdf-load90-ecn0.png" ] || rc=1
-tap_result "$rc" "the report renders the plots and the summary"
 tap_exit

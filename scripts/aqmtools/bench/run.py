@@ -20,6 +20,7 @@ import argparse
 import json
 import math
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -56,7 +57,7 @@ def ns(name: str, *argv: str) -> Cmd:
 
 
 def tc_json(namespace: str, dev: str) -> Any:
-    return json.loads(sh(ns(namespace, "tc", "-s", "-j", "qdisc", "show", "dev", dev)) or "[]")
+    return json.loads(sh(["tc", "-n", namespace, "-s", "-j", "qdisc", "show", "dev", dev]) or "[]")
 
 
 def run_name(q: Qdisc, load_: float, ecn: bool) -> str:
@@ -82,6 +83,7 @@ class Bench:
         self.tools = tools
         self.tb: Testbed = testbed.make(exp, f"wb{os.getpid()}")
         self.procs: list[subprocess.Popen[bytes]] = []
+        self.samplers: list[subprocess.Popen[bytes]] = []
 
     # --- processes --------------------------------------------------------
     def spawn(self, cmd: Cmd, stdout: Path | None = None, stderr: Path | None = None) -> None:
@@ -180,12 +182,28 @@ class Bench:
             p = subprocess.run(cmd, stdout=err, stderr=subprocess.STDOUT, check=False)
         return p.returncode
 
-    def start_aqmstat(self, duration: float, rundir: Path) -> None:
+    def start_aqmstat(self, rundir: Path) -> None:
+        """aqmstat on both bottlenecks until stop_aqmstat() (-D only as a
+        bound should the run die)."""
         aqmstat = str(self.tools / "aqmstat")
+        bound = 3 * self.exp.duration_s * max(1, len(self.exp.flent_tests)) + 120
         for name, dev, way in self.tb.bottlenecks():
             cmd = ns(name, aqmstat, "-d", dev, "-H", "10:", "-t", str(SAMPLE_MS))
-            cmd += ["-D", f"{duration:g}", "-f", "json", "-o", str(rundir / f"aqmstat-{way}.jsonl")]
-            self.spawn(cmd, stderr=rundir / f"aqmstat-{way}.err")
+            cmd += ["-D", f"{bound:g}", "-f", "json", "-o", str(rundir / f"aqmstat-{way}.jsonl")]
+            with open(rundir / f"aqmstat-{way}.err", "wb") as err:
+                self.samplers.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err))
+
+    def stop_aqmstat(self) -> None:
+        """End the samplers cleanly (SIGINT: a last record and a flush)."""
+        for p in self.samplers:
+            p.send_signal(signal.SIGINT)
+        for p in self.samplers:
+            try:
+                p.wait(10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+        self.samplers = []
 
     # --- runs -------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
@@ -224,9 +242,11 @@ class Bench:
         before = self.snapshot()
         users = 0
         d = self.exp.duration_s
-        # aqmstat outlasts the workload (webgen drains up to 2 s), so that its
-        # last record is of the idle qdisc, as tc-after.json
-        self.start_aqmstat(d * max(1, len(self.exp.flent_tests)) + 4, rundir)
+        self.start_aqmstat(rundir)
+        time.sleep(0.5)
+        # the measured window is placed on the wall clock (aqmstat's "wall"),
+        # from just before the first workload process starts
+        start_wall = time.time()
         if "web" in self.exp.workload:
             users = users_for(load_, self.exp.rate_bps, per_user_bps)
             self.start_web(users, d, self.exp.seed, rundir)
@@ -234,6 +254,11 @@ class Bench:
             self.start_long(d, rundir)
         flent_codes = [self.run_flent(t, q, d, rundir) for t in self.exp.flent_tests]
         codes = self.wait_all(d + 30) + flent_codes
+        end_wall = time.time()
+        # a second of silence, so that the samplers' last record is of the
+        # idle qdisc, as tc-after.json
+        time.sleep(1.0)
+        self.stop_aqmstat()
         after = self.snapshot()
         meta = {
             "experiment": self.exp.name,
@@ -246,6 +271,8 @@ class Bench:
             "warmup_s": self.exp.warmup_s,
             "rate_bps": self.exp.rate_bps,
             "client_rtts_ms": [c.rtt_ms for c in self.tb.clients],
+            "start_wall": start_wall,
+            "end_wall": end_wall,
             "exit_codes": codes,
             "netem_drops": after["netem_drops"] - before["netem_drops"],
             "valid": after["netem_drops"] == before["netem_drops"],
@@ -298,6 +325,7 @@ def main(argv: list[str]) -> int:
                 log(f"  netem dropped {meta['netem_drops']} packets: run marked invalid")
     finally:
         bench.wait_all(1)
+        bench.stop_aqmstat()
         bench.down()
     log(f"done: {len(runs)} runs in {time.monotonic() - t0:.0f} s")
     return 0

@@ -149,17 +149,17 @@ def _figures(b: dict[str, Any], a: dict[str, Any], rate_bps: int, secs: float) -
 
 
 def window_figures(
-    records: list[dict[str, Any]], t0: float, t1: float, rate_bps: int
+    records: list[dict[str, Any]], t0: float, t1: float, rate_bps: int, clock: str = "wall"
 ) -> LinkFigures | None:
     """The same figures from aqmstat records, over the measured window
-    [T0, T1] (seconds since the workload started): the first record at or
-    after T0 and the last at or before T1. None when the records do not
-    cover the window (within a tenth of it)."""
-    inside = [r for r in records if t0 <= r["t"] <= t1]
-    if len(inside) < 2 or (inside[-1]["t"] - inside[0]["t"]) < 0.9 * (t1 - t0):
+    [T0, T1] of the records' CLOCK key: the first record at or after T0 and
+    the last at or before T1. None when the records do not cover the
+    window (within a tenth of it)."""
+    inside = [r for r in records if t0 <= r[clock] <= t1]
+    if len(inside) < 2 or (inside[-1][clock] - inside[0][clock]) < 0.9 * (t1 - t0):
         return None
     first, last = inside[0], inside[-1]
-    return _figures(first, last, rate_bps, last["t"] - first["t"])
+    return _figures(first, last, rate_bps, last[clock] - first[clock])
 
 
 def link_figures(
@@ -203,7 +203,8 @@ def read_run(rundir: Path) -> Run:
     # also hold the warm-up and the drain after the run
     samples = rundir / "aqmstat-down.jsonl"
     records = [json.loads(x) for x in samples.read_text().splitlines()] if samples.exists() else []
-    link = window_figures(records, meta["warmup_s"], meta["duration_s"], meta["rate_bps"])
+    t0 = meta.get("start_wall", 0.0)
+    link = window_figures(records, t0 + meta["warmup_s"], t0 + meta["duration_s"], meta["rate_bps"])
     if link is None:
         link = link_figures(before, after, meta["rate_bps"], meta["duration_s"])
     goodputs = iperf_goodputs([p.read_text() for p in sorted(rundir.glob("iperf-tcp*.json"))])

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from aqmtools.bench import report
-from aqmtools.bench.run import received_bytes, split, users_for
+from aqmtools.bench.run import eta_s, received_bytes, split, users_for
 from aqmtools.bench.stats import (
     Exchange,
     bytes_by_size,
@@ -101,10 +101,11 @@ def test_link_figures_are_differences_over_the_run() -> None:
     assert no_marks.marks is None and no_marks.loss == 0.0
 
 
-def _write_run(d: Path, qdisc: str, load: float, rts_ms: list[int]) -> None:
+def _write_run(d: Path, qdisc: str, load: float, rts_ms: list[int], order: int = 0) -> None:
     d.mkdir(parents=True)
     meta = {
         "experiment": "t",
+        "order": order,
         "qdisc": qdisc,
         "spec": qdisc,
         "load": load,
@@ -133,8 +134,8 @@ def _write_run(d: Path, qdisc: str, load: float, rts_ms: list[int]) -> None:
 
 
 def test_report_writes_plots_and_the_table(tmp_path: Path) -> None:
-    _write_run(tmp_path / "droptail-load98-ecn0", "droptail", 0.98, [900, 1000, 1100])
-    _write_run(tmp_path / "pi-load98-ecn0", "pi", 0.98, [50, 60, 70, 80])
+    _write_run(tmp_path / "pi-load98-ecn0", "pi", 0.98, [50, 60, 70, 80], order=0)
+    _write_run(tmp_path / "droptail-load98-ecn0", "droptail", 0.98, [900, 1000, 1100], order=1)
     assert report.main(["report", str(tmp_path)]) == 0
     for name in ("rt-cdf", "rt-ccdf", "bytes"):
         assert (tmp_path / f"{name}-load98-ecn0.png").stat().st_size > 1000
@@ -144,6 +145,8 @@ def test_report_writes_plots_and_the_table(tmp_path: Path) -> None:
     # loss 100 / 10000, 4 exchanges, 11e6 bytes in 10 s = 8.80 Mbit/s
     assert "| pi | 1.00 | - | 4 | 8.80 | 88.0 | 60 | 80 | 80 | 3 | - | yes |" in table
     assert "| droptail | 1.00 | - | 3 | 8.80 | 88.0 | 1000 | 1100 | 1100 | 3 | - | yes |" in table
+    # the experiment's order, not the names'
+    assert table.index("| pi |") < table.index("| droptail |")
     run = read_run(tmp_path / "pi-load98-ecn0")
     assert run.link.drops == 100
 
@@ -166,3 +169,9 @@ def test_window_figures_use_the_measured_window_only() -> None:
     assert lk.mbps == pytest.approx(12.0)
     # records that stop early do not cover the window
     assert window_figures(recs[:50], 2.0, 10.0, 10_000_000, clock="t") is None
+
+
+def test_eta_from_the_runs_done() -> None:
+    assert eta_s(0.0, 0, 10, 60.0) == 600.0
+    assert eta_s(150.0, 2, 10, 60.0) == 600.0
+    assert eta_s(700.0, 10, 10, 60.0) == 0.0

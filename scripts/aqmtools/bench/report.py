@@ -173,7 +173,10 @@ def main(argv: list[str]) -> int:
         return 1
     out = Path(argv[1])
     rundirs = sorted(p.parent for p in out.glob("*/run.json"))
+    # in the experiment's order (its qdiscs as listed), not by name
     runs = [read_run(d) for d in rundirs]
+    order = sorted(range(len(runs)), key=lambda i: runs[i].meta.get("order", 0))
+    rundirs, runs = [rundirs[i] for i in order], [runs[i] for i in order]
     if not runs:
         print(f"no runs in {out}", file=sys.stderr)
         return 1

@@ -234,7 +234,9 @@ class Bench:
             raise RuntimeError("calibration: the web population received nothing")
         return per_user
 
-    def one(self, q: Qdisc, load_: float, ecn: bool, per_user_bps: float) -> dict[str, Any]:
+    def one(
+        self, q: Qdisc, load_: float, ecn: bool, per_user_bps: float, order: int = 0
+    ) -> dict[str, Any]:
         rundir = self.out / run_name(q, load_, ecn)
         rundir.mkdir(parents=True, exist_ok=True)
         run_all(testbed.set_ecn(self.tb, ecn))
@@ -262,6 +264,7 @@ class Bench:
         after = self.snapshot()
         meta = {
             "experiment": self.exp.name,
+            "order": order,
             "qdisc": q.name,
             "spec": q.spec,
             "load": load_,
@@ -281,6 +284,13 @@ class Bench:
         (rundir / "tc-after.json").write_text(json.dumps(after) + "\n")
         (rundir / "run.json").write_text(json.dumps(meta, indent=1) + "\n")
         return meta
+
+
+def eta_s(spent: float, done: int, total: int, duration: float) -> float:
+    """Seconds left for TOTAL runs when DONE took SPENT seconds (before
+    the first, each is assumed to take its duration)."""
+    per_run = spent / done if done else duration
+    return per_run * (total - done)
 
 
 def received_bytes(csv_text: str) -> int:
@@ -314,13 +324,12 @@ def main(argv: list[str]) -> int:
     try:
         bench.up(exp.ecn[0])
         per_user = bench.calibrate() if "web" in exp.workload else 0.0
+        t_runs = time.monotonic()
         for n, (q, load_, ecn) in enumerate(runs, 1):
             done = time.monotonic() - t0
-            eta = (
-                done / max(n - 1, 1) * (len(runs) - n + 1) if n > 1 else exp.duration_s * len(runs)
-            )
+            eta = eta_s(time.monotonic() - t_runs, n - 1, len(runs), exp.duration_s)
             log(f"run {n}/{len(runs)}: {run_name(q, load_, ecn)} ({done:.0f} s, ~{eta:.0f} s left)")
-            meta = bench.one(q, load_, ecn, per_user)
+            meta = bench.one(q, load_, ecn, per_user, exp.runs().index((q, load_, ecn)))
             if not meta["valid"]:
                 log(f"  netem dropped {meta['netem_drops']} packets: run marked invalid")
     finally:

@@ -17,11 +17,7 @@ exp=$(realpath "$exp")
 [ -f "$exp" ] || aqm_die "no experiment file $exp"
 
 cd "$AQM_TOP"
-"$AQM_TOP/scripts/deps.sh" --deb-src
-"$AQM_TOP/scripts/kernel/vmkernel.sh"
-vmkdir=$("$AQM_TOP/scripts/kernel/vmkernel.sh" --print-kdir)
-make -s -C "$vmkdir" M="$AQM_TOP" modules
-make -s tc
+aqm_vm_build
 make -s -C scripts/bench
 netperf_bin=$("$AQM_TOP/scripts/bench/netperf.sh")
 
@@ -37,7 +33,7 @@ for a in "$@"; do
 	extra+=" '$a'"
 done
 "$AQM_TOP/scripts/vm/run.sh" --timeout 86400 --rwdir "$out" -- \
-	"AQM_KDIR='$vmkdir' AQM_VENV='$AQM_VENV' AQM_NETPERF_BIN='$netperf_bin' bash '$AQM_TOP/scripts/bench/guest.sh' '$out'$extra" 2>&1 |
+	"AQM_KDIR='$AQM_VMKDIR' AQM_VENV='$AQM_VENV' AQM_NETPERF_BIN='$netperf_bin' bash '$AQM_TOP/scripts/bench/guest.sh' '$out'$extra" 2>&1 |
 	tee "$out/vm.log" | grep --line-buffered -E '^\[bench\]|Error|Traceback' || true
 grep -q '^\[bench\] done' "$out/vm.log" || aqm_die "the benchmark did not finish (log: $out/vm.log)"
 PYTHONPATH="$AQM_TOP/scripts" "$AQM_VENV/bin/python3" -m aqmtools.bench.report "$out" >/dev/null

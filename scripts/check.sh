@@ -117,7 +117,7 @@ if [ "$lint_only" -eq 0 ]; then
 	step "tc plugins build" make tc
 	step "tc built from iproute2 source with the plugins linked in" \
 		"$AQM_TOP/scripts/tc/build-linked-tc.sh"
-	step "benchmark programs (webgen, aqmstat) build" make -C scripts/bench
+	step "benchmark programs (webgen, aqmstat) build" make -C scripts/bench all aqmstat-asan
 fi
 step "man pages (groff -ww)" man_pages
 step "checkpatch --strict" checkpatch

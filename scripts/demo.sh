@@ -19,11 +19,7 @@ configs=(
 )
 
 cd "$AQM_TOP"
-"$AQM_TOP/scripts/deps.sh" --deb-src
-"$AQM_TOP/scripts/kernel/vmkernel.sh"
-vmkdir=$("$AQM_TOP/scripts/kernel/vmkernel.sh" --print-kdir)
-make -s -C "$vmkdir" M="$AQM_TOP" modules
-make -s tc
+aqm_vm_build
 
 out="$AQM_TOP/build/demo"
 rm -rf "$out"

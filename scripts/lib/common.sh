@@ -63,3 +63,14 @@ aqm_need() {
 		esac
 	done
 }
+
+# aqm_vm_build: dependencies, the cached test kernel, the modules against
+# it and the tc plugins (what make demo and make bench run in the VM);
+# sets AQM_VMKDIR to the test kernel's build dir
+aqm_vm_build() {
+	"$AQM_TOP/scripts/deps.sh" --deb-src
+	"$AQM_TOP/scripts/kernel/vmkernel.sh"
+	AQM_VMKDIR=$("$AQM_TOP/scripts/kernel/vmkernel.sh" --print-kdir)
+	make -s -C "$AQM_VMKDIR" M="$AQM_TOP" modules
+	make -s -C "$AQM_TOP" tc
+}

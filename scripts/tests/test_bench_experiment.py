@@ -138,3 +138,17 @@ def test_qdisc_change_is_delete_then_add_both_ways() -> None:
         "tc -n wbT-rl qdisc del dev bl0 parent 1:1 handle 10:",
         "tc -n wbT-rl qdisc add dev bl0 parent 1:1 handle 10: dcn limit 1000 qref 24",
     ]
+
+
+def test_ecn_and_rate_changes_reach_every_host_and_both_ways() -> None:
+    tb = testbed.make(_exp(), "wbT")
+    ecn = [" ".join(c) for c in testbed.set_ecn(tb, False)]
+    assert ecn == [
+        f"ip netns exec {h.ns} sysctl -qw net.ipv4.tcp_ecn=0" for h in tb.clients + tb.servers
+    ]
+    rate = [" ".join(c) for c in testbed.set_rate(tb, 100_000_000)]
+    assert rate == [
+        f"tc -n {ns} class change dev {dev} parent 1: classid 1:1 htb rate 100000000bit "
+        "ceil 100000000bit burst 25000 cburst 25000"
+        for ns, dev in (("wbT-rr", "br0"), ("wbT-rl", "bl0"))
+    ]

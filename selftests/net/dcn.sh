@@ -105,8 +105,9 @@ snap slow
 echo "# t=${SECONDS}s pace done" >&2
 
 # --- read every snapshot with one python3 ------------------------------------
-eval "$(python3 - "$tmp" <<'PY'
+eval "$(PYTHONPATH="$AQM_PYTHONPATH" python3 - "$tmp" <<'PY'
 import json, sys
+from aqmtools.tcjson import leaf_samples
 d = sys.argv[1]
 out = {}
 for n in ("below", "at", "short", "load", "after1", "after2", "slow"):
@@ -114,16 +115,7 @@ for n in ("below", "at", "short", "load", "after1", "after2", "slow"):
         for k, v in json.load(f)[0].items():
             if isinstance(v, (int, float)) and not isinstance(v, bool):
                 out[f"{n}_{k}"] = v
-with open(f"{d}/load.jl") as f:
-    text = f.read()
-dec, i, q = json.JSONDecoder(), 0, []
-while True:
-    while i < len(text) and text[i].isspace():
-        i += 1
-    if i >= len(text):
-        break
-    v, i = dec.raw_decode(text, i)
-    q += [x["qlen"] for x in v if x["handle"] == "10:"]
+q = [x["qlen"] for x in leaf_samples(f"{d}/load.jl")]
 out["qmean"] = round(sum(q) / max(len(q), 1), 1)
 out["qn"] = len(q)
 for k, v in out.items():

@@ -50,8 +50,9 @@ run dcn dcn
 run blue blue bytelimit 3000
 
 # --- read every snapshot with one python3 ------------------------------------
-eval "$(python3 - "$tmp" <<'PY'
+eval "$(PYTHONPATH="$AQM_PYTHONPATH" python3 - "$tmp" <<'PY'
 import json, sys
+from aqmtools.tcjson import leaf_samples
 d = sys.argv[1]
 out = {}
 for n in ("pi", "dcn", "blue"):
@@ -59,16 +60,7 @@ for n in ("pi", "dcn", "blue"):
         out[f"{n}_mbit"] = round(json.load(f)["end"]["sum_received"]["bits_per_second"] / 1e6, 2)
     with open(f"{d}/{n}.left") as f:
         out[f"{n}_left"] = "+".join(f.read().split())
-    with open(f"{d}/{n}.jl") as f:
-        text = f.read()
-    dec, i, smp = json.JSONDecoder(), 0, []
-    while True:
-        while i < len(text) and text[i].isspace():
-            i += 1
-        if i >= len(text):
-            break
-        v, i = dec.raw_decode(text, i)
-        smp += [x for x in v if x["handle"] == "10:"]
+    smp = leaf_samples(f"{d}/{n}.jl")
     out[f"{n}_n"] = len(smp)
     out[f"{n}_maxq"] = max((x["qlen"] for x in smp), default=0)
     if n == "pi":

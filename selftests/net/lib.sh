@@ -18,6 +18,11 @@
 
 set -euo pipefail
 
+# the project's Python helpers (scripts/aqmtools), for the selftests'
+# python3 snippets
+# shellcheck disable=SC2034 # used by the scripts that source this file
+AQM_PYTHONPATH=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../scripts" && pwd)
+
 NS_SND="aqm-snd-$$"
 NS_RTR="aqm-rtr-$$"
 NS_RCV="aqm-rcv-$$"

@@ -91,25 +91,17 @@ t3=$EPOCHREALTIME
 echo "# t=${SECONDS}s idle done" >&2
 
 # --- read every snapshot with one python3 ------------------------------------
-eval "$(python3 - "$tmp" "$LIMIT" "$t0" "$t1" "$t2" "$t3" <<'PY'
+eval "$(PYTHONPATH="$AQM_PYTHONPATH" python3 - "$tmp" "$LIMIT" "$t0" "$t1" "$t2" "$t3" <<'PY'
 import json, statistics, sys
+from aqmtools.tcjson import leaf_samples
 d, limit = sys.argv[1], int(sys.argv[2])
 t0, t1, t2, t3 = (float(x) for x in sys.argv[3:7])
 def s(n):
     with open(f"{d}/{n}.json") as f:
         return json.load(f)[0]
 def samples(n):
-    """every qdisc object of a leaf_sampler file, in order"""
-    with open(f"{d}/{n}.jl") as f:
-        text = f.read()
-    dec, i, out = json.JSONDecoder(), 0, []
-    while True:
-        while i < len(text) and text[i].isspace():
-            i += 1
-        if i >= len(text):
-            return out
-        v, i = dec.raw_decode(text, i)
-        out += [x for x in v if x["handle"] == "10:"]
+    """every sample of the qdisc under test in a leaf_sampler file"""
+    return leaf_samples(f"{d}/{n}.jl")
 out = {}
 for n in ("pi", "fifo", "ecn"):
     q = [x["qlen"] for x in samples(n)]

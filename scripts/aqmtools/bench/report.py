@@ -55,33 +55,31 @@ def _title(load: float, ecn: bool) -> str:
     return f"{load:.0%} load, {'ECN' if ecn else 'no ECN'}"
 
 
-def plot_group(out: Path, load: float, ecn: bool, runs: list[Run]) -> list[str]:
-    """The three comparison plots of one (load, ecn); their file names."""
-    tag = _tag(load, ecn)
-    names = []
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    for r in runs:
-        xs, ys = cdf([e.seconds for e in r.web.done])
-        ax.plot(xs, ys, label=r.meta["qdisc"])
-    ax.set(xlim=(0, 2), ylim=(0, 1), xlabel="response time (s)", ylabel="cumulative fraction")
-    ax.set_title(f"Response times, {_title(load, ecn)}")
+def _save(fig: Any, ax: Any, path: Path, title: str, grid: str = "major") -> None:
+    ax.set_title(title)
     ax.legend(fontsize="small")
-    ax.grid(alpha=0.3)
-    names.append(f"rt-cdf-{tag}.png")
-    fig.savefig(out / names[-1], dpi=110, bbox_inches="tight")
+    ax.grid(alpha=0.3, which=grid)
+    fig.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(fig)
 
+
+def plot_group(out: Path, load: float, ecn: bool, runs: list[Run]) -> list[str]:
+    """The three comparison plots of one (load, ecn); their file names."""
+    tag, what = _tag(load, ecn), _title(load, ecn)
+    names = [f"rt-cdf-{tag}.png", f"rt-ccdf-{tag}.png", f"bytes-{tag}.png"]
+    cdfs = {r.meta["qdisc"]: cdf([e.seconds for e in r.web.done]) for r in runs}
+
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    for r in runs:
-        xs, ys = cdf([e.seconds for e in r.web.done])
-        ax.plot(xs, [1 - y + 1 / len(ys) for y in ys], label=r.meta["qdisc"])
+    for name, (xs, ys) in cdfs.items():
+        ax.plot(xs, ys, label=name)
+    ax.set(xlim=(0, 2), ylim=(0, 1), xlabel="response time (s)", ylabel="cumulative fraction")
+    _save(fig, ax, out / names[0], f"Response times, {what}")
+
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for name, (xs, ys) in cdfs.items():
+        ax.plot(xs, [1 - y + 1 / len(ys) for y in ys], label=name)
     ax.set(xscale="log", yscale="log", xlabel="response time (s)", ylabel="fraction above")
-    ax.set_title(f"Response-time CCDF, {_title(load, ecn)}")
-    ax.legend(fontsize="small")
-    ax.grid(alpha=0.3, which="both")
-    names.append(f"rt-ccdf-{tag}.png")
-    fig.savefig(out / names[-1], dpi=110, bbox_inches="tight")
-    plt.close(fig)
+    _save(fig, ax, out / names[1], f"Response-time CCDF, {what}", grid="both")
 
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for r in runs:
@@ -89,12 +87,7 @@ def plot_group(out: Path, load: float, ecn: bool, runs: list[Run]) -> list[str]:
         ax.plot(sizes, frac, label=r.meta["qdisc"])
     ax.set(xscale="log", ylim=(0, 1), xlabel="response size (bytes)")
     ax.set(ylabel="fraction of bytes transferred")
-    ax.set_title(f"Bytes by response size, {_title(load, ecn)}")
-    ax.legend(fontsize="small")
-    ax.grid(alpha=0.3)
-    names.append(f"bytes-{tag}.png")
-    fig.savefig(out / names[-1], dpi=110, bbox_inches="tight")
-    plt.close(fig)
+    _save(fig, ax, out / names[2], f"Bytes by response size, {what}")
     return names
 
 

@@ -94,170 +94,78 @@ def htb_burst(rate_bps: int) -> int:
     return max(10 * MTU, rate_bps * 2 // 1000 // 8)
 
 
-def _ns(ns: str, *argv: str) -> Cmd:
-    """ARGV run in namespace NS: ip and tc switch namespaces themselves
-    (one process less per command, which counts in an emulated VM)."""
+def _ns(ns: str, line: str) -> Cmd:
+    """The command LINE (words without spaces in them) run in namespace NS:
+    ip and tc switch namespaces themselves (one process less per command,
+    which counts in an emulated VM)."""
+    argv = line.split()
     if argv[0] in ("ip", "tc"):
         return [argv[0], "-n", ns, *argv[1:]]
     return ["ip", "netns", "exec", ns, *argv]
 
 
-def _link(a_ns: str, a_dev: str, b_ns: str, b_dev: str) -> list[Cmd]:
-    return [
-        [
-            "ip",
-            "link",
-            "add",
-            a_dev,
-            "netns",
-            a_ns,
-            "type",
-            "veth",
-            "peer",
-            "name",
-            b_dev,
-            "netns",
-            b_ns,
-        ],
-    ]
+def _link(a_ns: str, a_dev: str, b_ns: str, b_dev: str) -> Cmd:
+    return f"ip link add {a_dev} netns {a_ns} type veth peer name {b_dev} netns {b_ns}".split()
 
 
-def _offloads_off(ns: str, dev: str) -> Cmd:
-    return _ns(ns, "ethtool", "-K", dev, "tso", "off", "gso", "off", "gro", "off")
+def _htb_class(ns: str, dev: str, verb: str, rate_bps: int) -> Cmd:
+    burst = htb_burst(rate_bps)
+    rate = f"{rate_bps}bit"
+    return _ns(
+        ns,
+        f"tc class {verb} dev {dev} parent 1: classid 1:1 htb rate {rate} ceil {rate} "
+        f"burst {burst} cburst {burst}",
+    )
+
+
+def _leaf(ns: str, dev: str, spec: str) -> Cmd:
+    return _ns(ns, f"tc qdisc add dev {dev} parent 1:1 handle 10: {spec}")
 
 
 def setup(tb: Testbed, exp: Experiment, ecn: bool) -> list[Cmd]:
     """Commands that build TB (with a pfifo leaf at each bottleneck)."""
     cmds: list[Cmd] = [["ip", "netns", "add", ns] for ns in tb.namespaces]
-    cmds += _link(tb.left, "bl0", tb.right, "br0")
+    cmds.append(_link(tb.left, "bl0", tb.right, "br0"))
     addrs = [(tb.left, "bl0", "10.0.0.1/30"), (tb.right, "br0", "10.0.0.2/30")]
     for i, c in enumerate(tb.clients, start=1):
-        cmds += _link(c.ns, "eth0", tb.left, f"c{i}")
+        cmds.append(_link(c.ns, "eth0", tb.left, f"c{i}"))
         addrs += [(c.ns, "eth0", f"{c.addr}/24"), (tb.left, f"c{i}", f"10.1.{i}.1/24")]
     for j, s in enumerate(tb.servers, start=1):
-        cmds += _link(s.ns, "eth0", tb.right, f"s{j}")
+        cmds.append(_link(s.ns, "eth0", tb.right, f"s{j}"))
         addrs += [(s.ns, "eth0", f"{s.addr}/24"), (tb.right, f"s{j}", f"10.2.{j}.1/24")]
     for ns, dev, addr in addrs:
-        cmds.append(_ns(ns, "ip", "addr", "add", addr, "dev", dev))
-        cmds.append(_offloads_off(ns, dev))
-        cmds.append(_ns(ns, "ip", "link", "set", dev, "up"))
-    for ns in tb.namespaces:
-        cmds.append(_ns(ns, "ip", "link", "set", "lo", "up"))
-    for r in (tb.left, tb.right):
-        cmds.append(_ns(r, "sysctl", "-qw", "net.ipv4.ip_forward=1"))
-    cmds.append(_ns(tb.left, "ip", "route", "add", "10.2.0.0/16", "via", "10.0.0.2"))
-    cmds.append(_ns(tb.right, "ip", "route", "add", "10.1.0.0/16", "via", "10.0.0.1"))
+        cmds.append(_ns(ns, f"ip addr add {addr} dev {dev}"))
+        cmds.append(_ns(ns, f"ethtool -K {dev} tso off gso off gro off"))
+        cmds.append(_ns(ns, f"ip link set {dev} up"))
+    cmds += [_ns(ns, "ip link set lo up") for ns in tb.namespaces]
+    cmds += [_ns(r, "sysctl -qw net.ipv4.ip_forward=1") for r in (tb.left, tb.right)]
+    cmds.append(_ns(tb.left, "ip route add 10.2.0.0/16 via 10.0.0.2"))
+    cmds.append(_ns(tb.right, "ip route add 10.1.0.0/16 via 10.0.0.1"))
     for i, h in enumerate(tb.clients + tb.servers):
         gw = "10.1" if i < len(tb.clients) else "10.2"
         subnet = h.addr.split(".")[2]
-        cmds.append(_ns(h.ns, "ip", "route", "add", "default", "via", f"{gw}.{subnet}.1"))
         cmds += [
-            _ns(h.ns, "sysctl", "-qw", f"net.ipv4.tcp_ecn={int(ecn)}"),
-            _ns(h.ns, "sysctl", "-qw", f"net.ipv4.tcp_congestion_control={exp.cc}"),
+            _ns(h.ns, f"ip route add default via {gw}.{subnet}.1"),
+            _ns(h.ns, f"sysctl -qw net.ipv4.tcp_ecn={int(ecn)}"),
+            _ns(h.ns, f"sysctl -qw net.ipv4.tcp_congestion_control={exp.cc}"),
             # no ssthresh or RTT carried from one run to the next
-            _ns(h.ns, "sysctl", "-qw", "net.ipv4.tcp_no_metrics_save=1"),
+            _ns(h.ns, "sysctl -qw net.ipv4.tcp_no_metrics_save=1"),
         ]
     for i, c in enumerate(tb.clients, start=1):
         half = c.rtt_ms / 2
-        limit = str(netem_limit(exp.rate_bps, half))
-        delay = f"{half:.3f}ms"
-        cmds.append(
-            _ns(
-                c.ns,
-                "tc",
-                "qdisc",
-                "add",
-                "dev",
-                "eth0",
-                "root",
-                "netem",
-                "delay",
-                delay,
-                "limit",
-                limit,
-            )
-        )
-        cmds.append(
-            _ns(
-                tb.left,
-                "tc",
-                "qdisc",
-                "add",
-                "dev",
-                f"c{i}",
-                "root",
-                "netem",
-                "delay",
-                delay,
-                "limit",
-                limit,
-            )
-        )
+        netem = f"netem delay {half:.3f}ms limit {netem_limit(exp.rate_bps, half)}"
+        cmds.append(_ns(c.ns, f"tc qdisc add dev eth0 root {netem}"))
+        cmds.append(_ns(tb.left, f"tc qdisc add dev c{i} root {netem}"))
     for ns, dev, _ in tb.bottlenecks():
-        cmds.append(
-            _ns(ns, "tc", "qdisc", "add", "dev", dev, "root", "handle", "1:", "htb", "default", "1")
-        )
-        cmds.append(
-            _ns(
-                ns,
-                "tc",
-                "class",
-                "add",
-                "dev",
-                dev,
-                "parent",
-                "1:",
-                "classid",
-                "1:1",
-                "htb",
-                *_htb_rate(exp.rate_bps),
-            )
-        )
-        cmds.append(
-            _ns(
-                ns,
-                "tc",
-                "qdisc",
-                "add",
-                "dev",
-                dev,
-                "parent",
-                "1:1",
-                "handle",
-                "10:",
-                "pfifo",
-                "limit",
-                "1000",
-            )
-        )
+        cmds.append(_ns(ns, f"tc qdisc add dev {dev} root handle 1: htb default 1"))
+        cmds.append(_htb_class(ns, dev, "add", exp.rate_bps))
+        cmds.append(_leaf(ns, dev, "pfifo limit 1000"))
     return cmds
-
-
-def _htb_rate(rate_bps: int) -> list[str]:
-    burst = str(htb_burst(rate_bps))
-    rate = f"{rate_bps}bit"
-    return ["rate", rate, "ceil", rate, "burst", burst, "cburst", burst]
 
 
 def set_rate(tb: Testbed, rate_bps: int) -> list[Cmd]:
     """The bottleneck's rate, both ways (the uncongested setting)."""
-    return [
-        _ns(
-            ns,
-            "tc",
-            "class",
-            "change",
-            "dev",
-            dev,
-            "parent",
-            "1:",
-            "classid",
-            "1:1",
-            "htb",
-            *_htb_rate(rate_bps),
-        )
-        for ns, dev, _ in tb.bottlenecks()
-    ]
+    return [_htb_class(ns, dev, "change", rate_bps) for ns, dev, _ in tb.bottlenecks()]
 
 
 def set_qdisc(tb: Testbed, spec: str) -> list[Cmd]:
@@ -266,30 +174,14 @@ def set_qdisc(tb: Testbed, spec: str) -> list[Cmd]:
     fresh state."""
     cmds = []
     for ns, dev, _ in tb.bottlenecks():
-        cmds.append(_ns(ns, "tc", "qdisc", "del", "dev", dev, "parent", "1:1", "handle", "10:"))
-        cmds.append(
-            _ns(
-                ns,
-                "tc",
-                "qdisc",
-                "add",
-                "dev",
-                dev,
-                "parent",
-                "1:1",
-                "handle",
-                "10:",
-                *spec.split(),
-            )
-        )
+        cmds.append(_ns(ns, f"tc qdisc del dev {dev} parent 1:1 handle 10:"))
+        cmds.append(_leaf(ns, dev, spec))
     return cmds
 
 
 def set_ecn(tb: Testbed, ecn: bool) -> list[Cmd]:
     """ECN on or off at every end host."""
-    return [
-        _ns(h.ns, "sysctl", "-qw", f"net.ipv4.tcp_ecn={int(ecn)}") for h in tb.clients + tb.servers
-    ]
+    return [_ns(h.ns, f"sysctl -qw net.ipv4.tcp_ecn={int(ecn)}") for h in tb.clients + tb.servers]
 
 
 def netem_qdiscs(tb: Testbed) -> list[tuple[str, str]]:

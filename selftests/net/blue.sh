@@ -87,7 +87,9 @@ drop_peak=$(max_pm "$tmp/drop.s")
 drop_q=$(mean_q "$tmp/drop.s")
 
 # --- ecn and threshold L = 100 in a 300-packet queue ------------------------
-dumbbell_qdisc blue limit 300 threshold 100 ecn
+# the paper's BLUE marks at any p_m: no ceiling (with the default 0.1, p_m
+# above it would drop ECT packets, which the loss checks here forbid)
+dumbbell_qdisc blue limit 300 threshold 100 ecn ecn_ceil 1
 tcp_load ecn 8
 echo "# t=${SECONDS}s ecn done" >&2
 ecn_peak=$(max_pm "$tmp/ecn.s")

@@ -65,6 +65,7 @@ class Experiment:
     udp_rate_bps: int = 0
     calibrate_users: int = 40
     flent_tests: list[str] = field(default_factory=list)
+    flent_streams: int = 4
 
     def client_rtts_ms(self) -> list[float]:
         """The minimum RTT of each client host, drawn uniformly from
@@ -147,6 +148,7 @@ def load(text: str) -> Experiment:
         udp_rate_bps=parse_rate(t["udp_rate"]) if "udp_rate" in t else 0,
         calibrate_users=_get(t, "calibrate_users", int, 40),
         flent_tests=list(_get(t, "flent_tests", list, [])),
+        flent_streams=_get(t, "flent_streams", int, 4),
     )
     if not 1 <= exp.clients <= 64 or not 1 <= exp.servers <= 64:
         raise ValueError("clients and servers must be 1..64")

@@ -173,9 +173,12 @@ def main(argv: list[str]) -> int:
     if not runs:
         print(f"no runs in {out}", file=sys.stderr)
         return 1
+    # the response-time plots need web exchanges (not in flent or
+    # long-flow experiments)
     plots = {
         (load, ecn): plot_group(out, load, ecn, group)
         for (load, ecn), group in _group(runs).items()
+        if all(r.web.done for r in group)
     }
     for d, r in zip(rundirs, runs, strict=True):
         plot_state(out, d, r)

@@ -32,6 +32,8 @@ from aqmtools.bench.experiment import Experiment, Qdisc, load
 from aqmtools.bench.testbed import Cmd, Testbed
 
 WEB_PORT = 8080
+# the flent tests that take their number of TCP streams as a parameter
+FLENT_STREAMS = {"tcp_nup": "upload_streams", "tcp_ndown": "download_streams"}
 IPERF_PORT = 5201
 SAMPLE_MS = 10
 
@@ -177,9 +179,18 @@ class Bench:
         (flent's own data file and its summary land in RUNDIR)."""
         cmd = ns(self.tb.clients[0].ns, "flent", test, "-H", self.tb.servers[0].addr)
         cmd += ["-l", f"{duration:g}", "-t", q.name, "-D", str(rundir)]
-        cmd += ["-f", "summary", "-o", str(rundir / f"flent-{test}.txt")]
+        summary = rundir / f"flent-{test}.txt"
+        cmd += ["-f", "summary", "-o", str(summary)]
+        param = FLENT_STREAMS.get(test)
+        if param:
+            cmd += ["--test-parameter", f"{param}={self.exp.flent_streams}"]
         with open(rundir / f"flent-{test}.log", "wb") as err:
             p = subprocess.run(cmd, stdout=err, stderr=subprocess.STDOUT, check=False)
+        # flent exits 0 even when it could not run the test: no summary is
+        # the failure
+        if p.returncode == 0 and not summary.exists():
+            log(f"  flent {test} wrote no summary (see flent-{test}.log)")
+            return 1
         return p.returncode
 
     def start_aqmstat(self, rundir: Path) -> None:
@@ -270,7 +281,8 @@ class Bench:
             "load": load_,
             "ecn": ecn,
             "users": users,
-            "duration_s": d,
+            # flent runs its tests one after the other
+            "duration_s": d * max(1, len(self.exp.flent_tests)),
             "warmup_s": self.exp.warmup_s,
             "rate_bps": self.exp.rate_bps,
             "client_rtts_ms": [c.rtt_ms for c in self.tb.clients],

@@ -130,7 +130,9 @@ def summary(runs: list[Run], plots: dict[tuple[float, bool], list[str]]) -> str:
         lines += [
             f"Experiment `{m['experiment']}`: bottleneck {m['rate_bps'] / 1e6:g} Mbit/s, "
             f"{m['duration_s']:g} s per run ({m['warmup_s']:g} s warm-up), client RTTs "
-            f"{', '.join(f'{x:g}' for x in m['client_rtts_ms'])} ms.",
+            f"{', '.join(f'{x:g}' for x in m['client_rtts_ms'])} ms. Loss, marks, Mbit/s and "
+            "utilization are those of the downstream bottleneck (server to client), over the "
+            "measured window.",
             "",
         ]
     for (load, ecn), group in sorted(_group(runs).items()):

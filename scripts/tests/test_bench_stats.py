@@ -149,6 +149,10 @@ def test_report_writes_plots_and_the_table(tmp_path: Path) -> None:
     assert table.index("| pi |") < table.index("| droptail |")
     run = read_run(tmp_path / "pi-load98-ecn0")
     assert run.link.drops == 100
+    # by client RTT: host 1 (20 ms) logged every exchange, host 2 (80 ms) none
+    assert [len(v) for v in run.by_host.values()] == [4]
+    assert "| qdisc | 20 ms | 80 ms |" in table
+    assert "| pi | 60 / 80 | - / - |" in table
 
 
 def test_report_without_runs_fails(tmp_path: Path) -> None:

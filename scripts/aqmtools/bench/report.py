@@ -122,6 +122,28 @@ def _fmt(x: float, spec: str) -> str:
     return "-" if math.isnan(x) else format(x, spec)
 
 
+def rtt_table(group: list[Run]) -> list[str]:
+    """Response-time p50 / p90 (ms) by client host, hosts in order of RTT:
+    whether a qdisc favours short or long RTTs."""
+    rtts = group[0].meta["client_rtts_ms"]
+    hosts = sorted(range(1, len(rtts) + 1), key=lambda i: rtts[i - 1])
+    if not any(r.by_host for r in group):
+        return []
+    lines = [
+        "Response time p50 / p90 (ms) by client RTT:",
+        "",
+        "| qdisc | " + " | ".join(f"{rtts[i - 1]:g} ms" for i in hosts) + " |",
+        "|---|" + "---:|" * len(hosts),
+    ]
+    for r in group:
+        cells = []
+        for i in hosts:
+            ms = [e.seconds * 1000 for e in r.by_host.get(i, [])]
+            cells.append(f"{_fmt(quantile(ms, 0.5), '.0f')} / {_fmt(quantile(ms, 0.9), '.0f')}")
+        lines.append(f"| {r.meta['qdisc']} | " + " | ".join(cells) + " |")
+    return [*lines, ""]
+
+
 def summary(runs: list[Run], plots: dict[tuple[float, bool], list[str]]) -> str:
     """The markdown summary: one table per (load, ecn)."""
     lines = ["# Benchmark summary", ""]
@@ -154,6 +176,7 @@ def summary(runs: list[Run], plots: dict[tuple[float, bool], list[str]]) -> str:
                 f"{'yes' if r.meta['valid'] else 'NO (netem dropped)'} |"
             )
         lines.append("")
+        lines += rtt_table(group)
         for r in group:
             for name, text in sorted(r.flent.items()):
                 lines += [f"flent {name}, {r.meta['qdisc']}:", "", "```", text.rstrip(), "```", ""]

@@ -192,11 +192,16 @@ class Run:
     link: LinkFigures
     goodputs: list[float]
     flent: dict[str, str]
+    # the measured exchanges of each client host (1-based, as web-cN.csv),
+    # whose RTT is meta["client_rtts_ms"][N - 1]
+    by_host: dict[int, list[Exchange]]
 
 
 def read_run(rundir: Path) -> Run:
     meta = json.loads((rundir / "run.json").read_text())
-    web = read_web([p.read_text() for p in sorted(rundir.glob("web-c*.csv"))])
+    logs = {int(p.stem[len("web-c") :]): p.read_text() for p in rundir.glob("web-c*.csv")}
+    web = read_web([logs[i] for i in sorted(logs)])
+    by_host = {i: read_web([text]).done for i, text in logs.items()}
     before = json.loads((rundir / "tc-before.json").read_text())
     after = json.loads((rundir / "tc-after.json").read_text())
     # over the measured window when aqmstat covered it: the snapshots
@@ -209,4 +214,4 @@ def read_run(rundir: Path) -> Run:
         link = link_figures(before, after, meta["rate_bps"], meta["duration_s"])
     goodputs = iperf_goodputs([p.read_text() for p in sorted(rundir.glob("iperf-tcp*.json"))])
     flent = {p.stem[len("flent-") :]: p.read_text() for p in sorted(rundir.glob("flent-*.txt"))}
-    return Run(meta, web, link, goodputs, flent)
+    return Run(meta, web, link, goodputs, flent, by_host)

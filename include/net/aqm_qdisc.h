@@ -68,6 +68,29 @@ static inline int aqm_nla_get_ratio(const struct nlattr *nla,
 }
 
 /**
+ * AQM_NLA_RATIO_OPT() - read an optional ratio option, naming it on error
+ * @nla:	the option's attribute, NULL when it was not given
+ * @r:		output; left alone when @nla is NULL or on error
+ * @extack:	extended ack
+ * @name:	the option's name, a string literal
+ *
+ * A macro because NL_SET_ERR_MSG_ATTR() takes a string literal.
+ *
+ * Return: 0, or -EINVAL when the nest lacks a member.
+ */
+#define AQM_NLA_RATIO_OPT(nla, r, extack, name) ({			\
+	const struct nlattr *__nla = (nla);				\
+	int __err = 0;							\
+									\
+	if (__nla && aqm_nla_get_ratio(__nla, (r))) {			\
+		NL_SET_ERR_MSG_ATTR((extack), __nla,			\
+			name " needs a numerator and a denominator");	\
+		__err = -EINVAL;					\
+	}								\
+	__err;								\
+})
+
+/**
  * aqm_nla_put_ratio() - dump num / den as a ratio nest
  * @skb:	the message
  * @type:	attribute type of the nest
@@ -117,6 +140,32 @@ static inline int aqm_ecn_ceil_from_ratio(const struct aqm_ratio *r, u64 *ceil)
 		return -EINVAL;
 	/* num <= den: the quotient is at most 2^32 */
 	*ceil = mul_u64_u64_div_u64(r->num, AQM_PI_ONE, r->den);
+	return 0;
+}
+
+/**
+ * aqm_nla_get_ecn_ceil() - the ecn_ceil option of a change request
+ * @nla:	the TCA_*_ECN_CEIL attribute, NULL when it was not given
+ * @r:		in: the ceiling as configured; out: as requested
+ * @ceil:	output: @r in the probability scale (aqm_ecn_ceil_from_ratio())
+ * @extack:	extended ack
+ *
+ * Return: 0, or -EINVAL (with a message naming ecn_ceil) for a nest
+ * without both members or a ratio above 1.
+ */
+static inline int aqm_nla_get_ecn_ceil(const struct nlattr *nla,
+				       struct aqm_ratio *r, u64 *ceil,
+				       struct netlink_ext_ack *extack)
+{
+	int err = AQM_NLA_RATIO_OPT(nla, r, extack, "ecn_ceil");
+
+	if (err)
+		return err;
+	if (aqm_ecn_ceil_from_ratio(r, ceil)) {
+		NL_SET_ERR_MSG_ATTR(extack, nla,
+				    "ecn_ceil must be a probability in [0, 1]");
+		return -EINVAL;
+	}
 	return 0;
 }
 

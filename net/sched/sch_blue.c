@@ -317,29 +317,15 @@ static int blue_change(struct Qdisc *sch, struct nlattr *opt,
 		c.threshold = nla_get_u32(tb[TCA_BLUE_THRESHOLD]);
 	else if (!c.bytelimit != !q->cfg.bytelimit)
 		c.threshold = 0;	/* the unit changed: back to off */
-	if (tb[TCA_BLUE_DELTA1] &&
-	    aqm_nla_get_ratio(tb[TCA_BLUE_DELTA1], &c.delta1)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_BLUE_DELTA1],
-				    "delta1 needs a numerator and a denominator");
-		return -EINVAL;
-	}
-	if (tb[TCA_BLUE_DELTA2] &&
-	    aqm_nla_get_ratio(tb[TCA_BLUE_DELTA2], &c.delta2)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_BLUE_DELTA2],
-				    "delta2 needs a numerator and a denominator");
-		return -EINVAL;
-	}
-	if (tb[TCA_BLUE_ECN_CEIL] &&
-	    aqm_nla_get_ratio(tb[TCA_BLUE_ECN_CEIL], &c.ecn_ceil)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_BLUE_ECN_CEIL],
-				    "ecn_ceil needs a numerator and a denominator");
-		return -EINVAL;
-	}
-	if (aqm_ecn_ceil_from_ratio(&c.ecn_ceil, &ecn_ceil)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_BLUE_ECN_CEIL],
-				    "ecn_ceil must be a probability in [0, 1]");
-		return -EINVAL;
-	}
+	err = AQM_NLA_RATIO_OPT(tb[TCA_BLUE_DELTA1], &c.delta1, extack, "delta1");
+	if (err)
+		return err;
+	err = AQM_NLA_RATIO_OPT(tb[TCA_BLUE_DELTA2], &c.delta2, extack, "delta2");
+	if (err)
+		return err;
+	err = aqm_nla_get_ecn_ceil(tb[TCA_BLUE_ECN_CEIL], &c.ecn_ceil, &ecn_ceil, extack);
+	if (err)
+		return err;
 	if (tb[TCA_BLUE_FREEZE])
 		c.freeze_us = nla_get_u32(tb[TCA_BLUE_FREEZE]);
 	if (tb[TCA_BLUE_RANDOMIZE])

@@ -287,27 +287,15 @@ static int dcn_change(struct Qdisc *sch, struct nlattr *opt,
 		c.limit = nla_get_u32(tb[TCA_DCN_LIMIT]);
 	if (tb[TCA_DCN_QREF])
 		c.qref = nla_get_u32(tb[TCA_DCN_QREF]);
-	if (tb[TCA_DCN_A] && aqm_nla_get_ratio(tb[TCA_DCN_A], &c.a)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DCN_A],
-				    "a needs a numerator and a denominator");
-		return -EINVAL;
-	}
-	if (tb[TCA_DCN_B] && aqm_nla_get_ratio(tb[TCA_DCN_B], &c.b)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DCN_B],
-				    "b needs a numerator and a denominator");
-		return -EINVAL;
-	}
-	if (tb[TCA_DCN_ECN_CEIL] &&
-	    aqm_nla_get_ratio(tb[TCA_DCN_ECN_CEIL], &c.ecn_ceil)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DCN_ECN_CEIL],
-				    "ecn_ceil needs a numerator and a denominator");
-		return -EINVAL;
-	}
-	if (aqm_ecn_ceil_from_ratio(&c.ecn_ceil, &ecn_ceil)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DCN_ECN_CEIL],
-				    "ecn_ceil must be a probability in [0, 1]");
-		return -EINVAL;
-	}
+	err = AQM_NLA_RATIO_OPT(tb[TCA_DCN_A], &c.a, extack, "a");
+	if (err)
+		return err;
+	err = AQM_NLA_RATIO_OPT(tb[TCA_DCN_B], &c.b, extack, "b");
+	if (err)
+		return err;
+	err = aqm_nla_get_ecn_ceil(tb[TCA_DCN_ECN_CEIL], &c.ecn_ceil, &ecn_ceil, extack);
+	if (err)
+		return err;
 	if (tb[TCA_DCN_TUPDATE])
 		c.tupdate_us = nla_get_u32(tb[TCA_DCN_TUPDATE]);
 	if (tb[TCA_DCN_TDEC])

@@ -294,27 +294,15 @@ static int pi_change(struct Qdisc *sch, struct nlattr *opt,
 		NL_SET_ERR_MSG_MOD(extack, "a and b must be given together");
 		return -EINVAL;
 	}
-	if (tb[TCA_PI_A] && aqm_nla_get_ratio(tb[TCA_PI_A], &c.a)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_PI_A],
-				    "a needs a numerator and a denominator");
-		return -EINVAL;
-	}
-	if (tb[TCA_PI_B] && aqm_nla_get_ratio(tb[TCA_PI_B], &c.b)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_PI_B],
-				    "b needs a numerator and a denominator");
-		return -EINVAL;
-	}
-	if (tb[TCA_PI_ECN_CEIL] &&
-	    aqm_nla_get_ratio(tb[TCA_PI_ECN_CEIL], &c.ecn_ceil)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_PI_ECN_CEIL],
-				    "ecn_ceil needs a numerator and a denominator");
-		return -EINVAL;
-	}
-	if (aqm_ecn_ceil_from_ratio(&c.ecn_ceil, &ecn_ceil)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_PI_ECN_CEIL],
-				    "ecn_ceil must be a probability in [0, 1]");
-		return -EINVAL;
-	}
+	err = AQM_NLA_RATIO_OPT(tb[TCA_PI_A], &c.a, extack, "a");
+	if (err)
+		return err;
+	err = AQM_NLA_RATIO_OPT(tb[TCA_PI_B], &c.b, extack, "b");
+	if (err)
+		return err;
+	err = aqm_nla_get_ecn_ceil(tb[TCA_PI_ECN_CEIL], &c.ecn_ceil, &ecn_ceil, extack);
+	if (err)
+		return err;
 	if (tb[TCA_PI_LIMIT])
 		c.limit = nla_get_u32(tb[TCA_PI_LIMIT]);
 	if (tb[TCA_PI_QREF])

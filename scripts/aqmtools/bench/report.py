@@ -13,7 +13,6 @@ Usage: python3 -m aqmtools.bench.report OUT
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 from collections import defaultdict
@@ -91,15 +90,9 @@ def plot_group(out: Path, load: float, ecn: bool, runs: list[Run]) -> list[str]:
     return names
 
 
-def read_aqmstat(path: Path) -> list[dict[str, Any]]:
-    if not path.exists():
-        return []
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-
-
 def plot_state(out: Path, rundir: Path, run: Run) -> str | None:
     """Queue length and the controller's state over time, downstream."""
-    recs = read_aqmstat(rundir / "aqmstat-down.jsonl")
+    recs = run.samples
     if not recs:
         return None
     name = f"state-{rundir.name}.png"

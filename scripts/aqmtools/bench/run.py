@@ -89,9 +89,13 @@ class Bench:
 
     # --- processes --------------------------------------------------------
     def spawn(self, cmd: Cmd, stdout: Path | None = None, stderr: Path | None = None) -> None:
-        out = open(stdout, "wb") if stdout else subprocess.DEVNULL  # noqa: SIM115
-        err = open(stderr, "wb") if stderr else subprocess.DEVNULL  # noqa: SIM115
-        self.procs.append(subprocess.Popen(cmd, stdout=out, stderr=err))
+        """Start CMD with its output in files; the child keeps its own
+        descriptors, ours are closed at once."""
+        with (
+            open(stdout or os.devnull, "wb") as out,
+            open(stderr or os.devnull, "wb") as err,
+        ):
+            self.procs.append(subprocess.Popen(cmd, stdout=out, stderr=err))
 
     def wait_all(self, timeout: float) -> list[int]:
         """Wait for the run's processes; kill what is left after TIMEOUT."""

@@ -195,6 +195,8 @@ class Run:
     # the measured exchanges of each client host (1-based, as web-cN.csv),
     # whose RTT is meta["client_rtts_ms"][N - 1]
     by_host: dict[int, list[Exchange]]
+    # aqmstat's records of the downstream bottleneck (empty without them)
+    samples: list[dict[str, Any]]
 
 
 def read_run(rundir: Path) -> Run:
@@ -206,12 +208,13 @@ def read_run(rundir: Path) -> Run:
     after = json.loads((rundir / "tc-after.json").read_text())
     # over the measured window when aqmstat covered it: the snapshots
     # also hold the warm-up and the drain after the run
-    samples = rundir / "aqmstat-down.jsonl"
-    records = [json.loads(x) for x in samples.read_text().splitlines()] if samples.exists() else []
+    path = rundir / "aqmstat-down.jsonl"
+    text = path.read_text() if path.exists() else ""
+    records = [json.loads(x) for x in text.splitlines() if x.strip()]
     t0 = meta.get("start_wall", 0.0)
     link = window_figures(records, t0 + meta["warmup_s"], t0 + meta["duration_s"], meta["rate_bps"])
     if link is None:
         link = link_figures(before, after, meta["rate_bps"], meta["duration_s"])
     goodputs = iperf_goodputs([p.read_text() for p in sorted(rundir.glob("iperf-tcp*.json"))])
     flent = {p.stem[len("flent-") :]: p.read_text() for p in sorted(rundir.glob("flent-*.txt"))}
-    return Run(meta, web, link, goodputs, flent, by_host)
+    return Run(meta, web, link, goodputs, flent, by_host, records)

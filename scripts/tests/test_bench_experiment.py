@@ -66,6 +66,36 @@ def test_runs_cover_every_combination_in_order() -> None:
     ]
 
 
+def test_ecn_runs_use_ecn_spec_and_skip_queues_that_cannot_mark() -> None:
+    text = MINIMAL.replace(
+        'spec = "pfifo limit 240"', 'spec = "pfifo limit 240"\necn_runs = false'
+    ).replace('spec = "pi qref 24"', 'spec = "pi qref 24"\necn_spec = "pi qref 24 ecn"')
+    exp = _exp(text)
+    runs = exp.runs()
+    assert [(q.name, ld, e) for q, ld, e in runs] == [
+        ("droptail", 0.9, False),
+        ("pi", 0.9, False),
+        ("pi", 0.9, True),
+        ("droptail", 1.05, False),
+        ("pi", 1.05, False),
+        ("pi", 1.05, True),
+    ]
+    pi = exp.qdiscs[1]
+    assert pi.spec_for(False) == "pi qref 24"
+    assert pi.spec_for(True) == "pi qref 24 ecn"
+    # without ecn_spec an ECN run installs spec itself
+    assert exp.qdiscs[0].spec_for(True) == "pfifo limit 240"
+
+
+@pytest.mark.parametrize(
+    "extra",
+    ['ecn_spec = "red limit 1000"', 'ecn_spec = "pi ecn"\necn_runs = false', "ecn_runs = 1"],
+)
+def test_bad_ecn_keys(extra: str) -> None:
+    with pytest.raises(ValueError):
+        load(MINIMAL.replace('spec = "pi qref 24"', 'spec = "pi qref 24"\n' + extra))
+
+
 def test_rtts_are_seeded_and_in_range() -> None:
     a, b = _exp().client_rtts_ms(), _exp().client_rtts_ms()
     assert a == b and len(a) == 4

@@ -101,15 +101,17 @@ def test_link_figures_are_differences_over_the_run() -> None:
     assert no_marks.marks is None and no_marks.loss == 0.0
 
 
-def _write_run(d: Path, qdisc: str, load: float, rts_ms: list[int], order: int = 0) -> None:
+def _write_run(
+    d: Path, qdisc: str, load: float, rts_ms: list[int], order: int = 0, ecn: bool = False
+) -> None:
     d.mkdir(parents=True)
     meta = {
         "experiment": "t",
         "order": order,
         "qdisc": qdisc,
-        "spec": qdisc,
+        "spec": f"{qdisc} ecn" if ecn else qdisc,
         "load": load,
-        "ecn": False,
+        "ecn": ecn,
         "users": 3,
         "duration_s": 10.0,
         "warmup_s": 1.0,
@@ -153,6 +155,20 @@ def test_report_writes_plots_and_the_table(tmp_path: Path) -> None:
     assert [len(v) for v in run.by_host.values()] == [4]
     assert "| qdisc | 20 ms | 80 ms |" in table
     assert "| pi | 60 / 80 | - / - |" in table
+
+
+def test_report_table1_sets_ecn_beside_no_ecn(tmp_path: Path) -> None:
+    _write_run(tmp_path / "pi-load90-ecn0", "pi", 0.9, [50, 60], order=0)
+    _write_run(tmp_path / "droptail-load90-ecn0", "droptail", 0.9, [900], order=1)
+    _write_run(tmp_path / "pi-load90-ecn1", "pi", 0.9, [40, 50, 60], order=2, ecn=True)
+    assert report.main(["report", str(tmp_path)]) == 0
+    table = (tmp_path / "summary.md").read_text()
+    assert "(the DCN paper's table 1)" in table
+    # pi with and without ECN side by side; droptail has no ECN run
+    assert "| pi | 90% | 1.00 | 1.00 | 2 | 3 | 8.80 | 8.80 |" in table
+    assert "| droptail | 90% | 1.00 | - | 1 | - | 8.80 | - |" in table
+    assert "- pi (ECN runs): `pi ecn`" in table
+    assert "## 90% load, ECN" in table and "## 90% load, no ECN" in table
 
 
 def test_report_without_runs_fails(tmp_path: Path) -> None:

@@ -33,14 +33,26 @@ def parse_rate(text: str) -> int:
 
 @dataclass(frozen=True)
 class Qdisc:
-    """One configuration under test: a name for the plots, tc's words."""
+    """One configuration under test: a name for the plots, tc's words.
+
+    ecn_spec is what the runs with ECN at the end hosts install instead
+    (for most AQMs marking is an option of the qdisc: "pi ... ecn"); without
+    it they install spec. ecn_runs = false leaves the qdisc out of those
+    runs (a queue that cannot mark, such as pfifo, would repeat its run).
+    """
 
     name: str
     spec: str
+    ecn_spec: str = ""
+    ecn_runs: bool = True
 
     @property
     def kind(self) -> str:
         return self.spec.split()[0]
+
+    def spec_for(self, ecn: bool) -> str:
+        """The tc words of a run with or without ECN at the end hosts."""
+        return self.ecn_spec if ecn and self.ecn_spec else self.spec
 
 
 @dataclass(frozen=True)
@@ -76,7 +88,13 @@ class Experiment:
 
     def runs(self) -> list[tuple[Qdisc, float, bool]]:
         """(qdisc, load, ecn) of every run, in the order they run."""
-        return [(q, load, e) for load in self.loads for e in self.ecn for q in self.qdiscs]
+        return [
+            (q, load, e)
+            for load in self.loads
+            for e in self.ecn
+            for q in self.qdiscs
+            if q.ecn_runs or not e
+        ]
 
 
 def _get(table: dict[str, Any], key: str, kind: type, default: Any = None) -> Any:
@@ -122,9 +140,18 @@ def load(text: str) -> Experiment:
     for q in _get(t, "qdisc", list):
         if not isinstance(q, dict):
             raise ValueError("each [[qdisc]] needs name and spec")
-        qd = Qdisc(_get(q, "name", str), _get(q, "spec", str))
+        qd = Qdisc(
+            _get(q, "name", str),
+            _get(q, "spec", str),
+            _get(q, "ecn_spec", str, ""),
+            _get(q, "ecn_runs", bool, True),
+        )
         if not _NAME.match(qd.name) or not qd.spec.strip():
             raise ValueError(f"qdisc {qd.name!r}: bad name or empty spec")
+        if qd.ecn_spec and qd.ecn_spec.split()[0] != qd.kind:
+            raise ValueError(f"qdisc {qd.name!r}: ecn_spec must be of the same kind as spec")
+        if qd.ecn_spec and not qd.ecn_runs:
+            raise ValueError(f"qdisc {qd.name!r}: ecn_spec with ecn_runs = false")
         qdiscs.append(qd)
     names = [q.name for q in qdiscs]
     if not qdiscs or len(set(names)) != len(names):

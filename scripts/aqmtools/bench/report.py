@@ -137,8 +137,54 @@ def rtt_table(group: list[Run]) -> list[str]:
     return [*lines, ""]
 
 
+def table1(runs: list[Run]) -> list[str]:
+    """The DCN paper's table 1: per qdisc and load, loss %, completed
+    exchanges and Mbit/s without and with ECN side by side ("-" where a
+    qdisc has no run of that kind)."""
+    by: dict[tuple[str, float], dict[bool, Run]] = defaultdict(dict)
+    names: list[str] = []
+    for r in runs:
+        by[(r.meta["qdisc"], r.meta["load"])][r.meta["ecn"]] = r
+        if r.meta["qdisc"] not in names:
+            names.append(r.meta["qdisc"])
+    loads = sorted({r.meta["load"] for r in runs})
+
+    def cells(r: Run | None) -> tuple[str, str, str]:
+        if r is None:
+            return "-", "-", "-"
+        return f"{r.link.loss * 100:.2f}", str(len(r.web.done)), f"{r.link.mbps:.2f}"
+
+    lines = [
+        "| qdisc | load | loss % | loss % ECN | completed | completed ECN | Mbit/s | Mbit/s ECN |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name in names:
+        for ld in loads:
+            runs_of = by.get((name, ld), {})
+            if not runs_of:
+                continue
+            off, on = cells(runs_of.get(False)), cells(runs_of.get(True))
+            lines.append(
+                f"| {name} | {ld:.0%} | {off[0]} | {on[0]} | {off[1]} | {on[1]} "
+                f"| {off[2]} | {on[2]} |"
+            )
+    return [*lines, ""]
+
+
+def specs(runs: list[Run]) -> list[str]:
+    """The tc words of every configuration, once each."""
+    seen: dict[tuple[str, bool], str] = {}
+    for r in runs:
+        seen.setdefault((r.meta["qdisc"], r.meta["ecn"]), r.meta["spec"])
+    return [
+        f"- {name}{' (ECN runs)' if ecn else ''}: `{spec}`" for (name, ecn), spec in seen.items()
+    ] + [""]
+
+
 def summary(runs: list[Run], plots: dict[tuple[float, bool], list[str]]) -> str:
-    """The markdown summary: one table per (load, ecn)."""
+    """The markdown summary: the overview of the DCN paper's table 1 when
+    the experiment has more than one (load, ecn), then one table per
+    (load, ecn)."""
     lines = ["# Benchmark summary", ""]
     if runs:
         m = runs[0].meta
@@ -150,6 +196,10 @@ def summary(runs: list[Run], plots: dict[tuple[float, bool], list[str]]) -> str:
             "measured window.",
             "",
         ]
+        lines += ["Configurations:", "", *specs(runs)]
+    if len(_group(runs)) > 1:
+        lines += ["## Loss, completed exchanges, throughput (the DCN paper's table 1)", ""]
+        lines += table1(runs)
     for (load, ecn), group in sorted(_group(runs).items()):
         lines += [f"## {_title(load, ecn)}", ""]
         lines.append(

@@ -255,7 +255,7 @@ class Bench:
         rundir = self.out / run_name(q, load_, ecn)
         rundir.mkdir(parents=True, exist_ok=True)
         run_all(testbed.set_ecn(self.tb, ecn))
-        run_all(testbed.set_qdisc(self.tb, q.spec))
+        run_all(testbed.set_qdisc(self.tb, q.spec_for(ecn)))
         before = self.snapshot()
         users = 0
         d = self.exp.duration_s
@@ -281,7 +281,7 @@ class Bench:
             "experiment": self.exp.name,
             "order": order,
             "qdisc": q.name,
-            "spec": q.spec,
+            "spec": q.spec_for(ecn),
             "load": load_,
             "ecn": ecn,
             "users": users,

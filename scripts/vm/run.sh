@@ -58,7 +58,20 @@ vm_exec() {
 	shift 2
 	local args=(--run "$bzimage" --memory "$memory" --cpus 2 "${shares[@]}")
 	[ "$accel" = tcg ] && args+=(--disable-kvm)
-	timeout --foreground -k 10 "$limit" vng "${args[@]}" --exec "$*" </dev/null
+	# not --foreground: then timeout leads a process group of its own and
+	# signals all of it, so qemu (started by vng through sh and virtme-run)
+	# ends with vng. With --foreground only vng was signalled: on a host
+	# whose KVM hangs the probe boot instead of refusing it, qemu kept the
+	# pipe to the probe's grep open and the run waited for ever. That group
+	# does not get the terminal's Ctrl-C, so pass INT and TERM on to it.
+	local pid rc=0
+	timeout -k 10 "$limit" vng "${args[@]}" --exec "$*" </dev/null &
+	pid=$!
+	# shellcheck disable=SC2064 # the pid is meant to be expanded now
+	trap "kill -TERM -- -$pid 2>/dev/null; exit 130" INT TERM
+	wait "$pid" || rc=$?
+	trap - INT TERM
+	return "$rc"
 }
 
 accel=${AQM_VM_ACCEL:-}

@@ -13,8 +13,20 @@
  * count. If HB is full the flow stays in SB (counted by the table).
  *
  * Notification (section 3.2): an HB packet is dropped or marked with
- * probability 1 - pref / pktcount (aqm_share_hit()), pktcount being the
- * flow's packets in the current Tdec period. Every Tdec each pktcount
+ * probability 1 - pref / pktcount (aqm_dcn_hit()), pktcount being the
+ * flow's packets in the current Tdec period.
+ *
+ * What pktcount counts (the floor). Section 3.2 counts the packets that
+ * "have arrived at the router", dropped ones too; section 3.1 says HB
+ * stores "the count of the number of forwarded packets". With arrivals
+ * (floor 0) a flow that keeps sending s > pref packets per Tdec gains
+ * s - pref every period, its count grows without bound and its drop
+ * probability tends to 1: an unresponsive flow is cut off. Counting the
+ * forwarded packets only, each as 1/floor (@fwd_inc), the count of such a
+ * flow settles where s * (pref / count) / floor = pref, i.e. count =
+ * s / floor, and the flow keeps floor * pref packets per Tdec, whatever it
+ * sends: with floor 1 exactly the fair share. A flow below floor * pref
+ * still decays out of HB as before. Every Tdec each pktcount
  * decreases by pref and a flow whose pktcount goes negative leaves HB.
  * The decrease is lazy, as Figure 3 draws it ("Has Tdec elapsed since last
  * decrease? Decrease pktcount by pref"): a flow's packet first takes
@@ -52,6 +64,8 @@
  * @hb:		high-bandwidth flows; entry val = pktcount (AQM_PI_ONE = 1)
  * @clear_ns:	clearing interval, ns
  * @threshold:	SB count that moves a flow to HB
+ * @fwd_inc:	what a forwarded HB packet adds to pktcount, AQM_PI_ONE /
+ *		floor; 0: every arrival adds AQM_PI_ONE (floor 0, section 3.2)
  * @promotions:	flows moved from SB to HB
  * @removals:	flows removed from HB by the decay (counted when the sweep
  *		deletes them, or when a flow found expired is promoted again)
@@ -61,9 +75,27 @@ struct aqm_dcn {
 	struct aqm_ftab hb;
 	u64 clear_ns;
 	u32 threshold;
+	s64 fwd_inc;
 	u64 promotions;
 	u64 removals;
 };
+
+/* Smallest floor other than 0: 1/64, so that @fwd_inc <= 2^38. */
+#define AQM_DCN_FLOOR_MIN_INV	64
+
+/**
+ * aqm_dcn_fwd_inc() - @fwd_inc for a floor of @num / @den
+ * @num:	numerator; 0 for arrival counting
+ * @den:	denominator, > 0
+ *
+ * The caller has checked 1/AQM_DCN_FLOOR_MIN_INV <= floor <= 1 (or 0).
+ *
+ * Return: AQM_PI_ONE * den / num, or 0 when @num is 0.
+ */
+static inline s64 aqm_dcn_fwd_inc(u64 num, u64 den)
+{
+	return num ? (s64)mul_u64_u64_div_u64(AQM_PI_ONE, den, num) : 0;
+}
 
 /**
  * aqm_dcn_classify() - Figure 3 up to the drop decision
@@ -76,7 +108,8 @@ struct aqm_dcn {
  * lookup. O(AQM_FTAB_SWEEP) whatever the size of HB.
  *
  * Return: the packet's HB entry, its pktcount decreased for the Tdec
- * boundaries it missed and counting this packet, when the flow is in HB;
+ * boundaries it missed and, with arrival counting, counting this packet
+ * (with a floor, aqm_dcn_forwarded() counts it once it is forwarded);
  * NULL when the packet is a non-HB packet, which is never dropped early
  * (also the packet that promotes its flow).
  */
@@ -92,7 +125,8 @@ static inline struct aqm_ftab_entry *aqm_dcn_classify(struct aqm_dcn *d,
 	e = aqm_ftab_lookup(&d->hb, id);
 	if (e) {
 		if (!aqm_ftab_age(&d->hb, e, dec)) {
-			e->val += AQM_PI_ONE;
+			if (!d->fwd_inc)
+				e->val += AQM_PI_ONE;
 			return e;
 		}
 		/* negative at a boundary since its last packet: gone from HB */
@@ -103,13 +137,59 @@ static inline struct aqm_ftab_entry *aqm_dcn_classify(struct aqm_dcn *d,
 		/* an expired entry is still there: insert returns it */
 		e = aqm_ftab_insert(&d->hb, id);
 		if (e) {
-			e->val = (s64)count << AQM_PI_SHIFT;
+			/* SB's packets were all forwarded */
+			e->val = d->fwd_inc ? (s64)count * d->fwd_inc :
+					      (s64)count << AQM_PI_SHIFT;
 			aqm_sb_forget(&d->sb, id);
 			d->promotions++;
 			d->removals += expired;
 		}
 	}
 	return NULL;
+}
+
+/**
+ * aqm_dcn_count() - the pktcount an HB packet is judged by
+ * @d:		DCN state
+ * @e:		the packet's entry, from aqm_dcn_classify()
+ *
+ * Return: pktcount with this packet: with a floor, counted as if forwarded.
+ */
+static inline s64 aqm_dcn_count(const struct aqm_dcn *d,
+				const struct aqm_ftab_entry *e)
+{
+	return e->val + d->fwd_inc;
+}
+
+/**
+ * aqm_dcn_hit() - section 3.2's trial for an HB packet
+ * @d:		DCN state
+ * @e:		the packet's entry, from aqm_dcn_classify()
+ * @pref:	current pref
+ * @rnd:	a uniform random u32
+ *
+ * Return: true with probability 1 - pref / aqm_dcn_count(): notify.
+ */
+static inline bool aqm_dcn_hit(const struct aqm_dcn *d,
+			       const struct aqm_ftab_entry *e, s64 pref, u32 rnd)
+{
+	return aqm_share_hit(pref, aqm_dcn_count(d, e), rnd);
+}
+
+/**
+ * aqm_dcn_forwarded() - an HB packet was enqueued (CE-marked or not)
+ * @d:		DCN state
+ * @e:		its entry
+ *
+ * With a floor the count grows by @fwd_inc, saturating at AQM_PI_SAT
+ * (2^29 packets, reached only by a flow that sends more than 2^23 packets
+ * per Tdec at the smallest floor); with arrival counting
+ * aqm_dcn_classify() has counted the packet already.
+ */
+static inline void aqm_dcn_forwarded(const struct aqm_dcn *d,
+				     struct aqm_ftab_entry *e)
+{
+	e->val = min_t(s64, e->val + d->fwd_inc, AQM_PI_SAT);
 }
 
 /* Largest pref: 2^20 packets per Tdec, far above any link's share. */
@@ -165,6 +245,29 @@ static inline u32 aqm_dcn_settle(struct aqm_dcn *d, s64 pref)
 
 	d->removals += gone;
 	return gone;
+}
+
+/**
+ * aqm_dcn_over() - HB flows whose pktcount is above pref (statistics dumps)
+ * @d:		DCN state, settled (aqm_dcn_settle())
+ * @pref:	fair share, AQM_PI_ONE = 1 packet
+ *
+ * O(slots): for a stats dump, never per packet.
+ *
+ * Return: the number of HB flows being notified now.
+ */
+static inline u32 aqm_dcn_over(const struct aqm_dcn *d, s64 pref)
+{
+	u32 i, n = 0;
+
+	if (!d->hb.slots)
+		return 0;
+	for (i = 0; i <= d->hb.mask; i++) {
+		const struct aqm_ftab_entry *e = &d->hb.slots[i];
+
+		n += (e->stamp & AQM_FTAB_USED) && e->val > pref;
+	}
+	return n;
 }
 
 #endif /* __NET_AQM_DCN_H */

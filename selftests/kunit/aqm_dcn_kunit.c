@@ -3,12 +3,15 @@
  * KUnit suite for DCN's per-packet core (include/net/aqm_dcn.h): the
  * classification of Figure 3 of "Taming the elephants", the early
  * notification probability 1 - pref/pktcount of section 3.2, the Tdec
- * decay (lazy, per flow on its arrival, with a bounded sweep) and the
- * anti-windup cap.
+ * decay (lazy, per flow on its arrival, with a bounded sweep), the
+ * anti-windup cap, the floor (what pktcount counts) and the departure rate
+ * that converts a time target to packets (include/net/aqm_rate.h).
  */
 #include <kunit/test.h>
 #include <linux/module.h>
+#include <linux/skbuff.h>
 #include <net/aqm_dcn.h>
+#include <net/aqm_rate.h>
 
 #define PKT(x)		((s64)(x) << AQM_PI_SHIFT)
 #define MS		1000000ULL
@@ -378,6 +381,124 @@ static void aqm_dcn_pref_cap_test(struct kunit *test)
 	dcn_teardown(&d);
 }
 
+/* What a forwarded packet adds: AQM_PI_ONE / floor; 0 counts arrivals. */
+static void aqm_dcn_fwd_inc_test(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, aqm_dcn_fwd_inc(0, 1), 0LL);
+	KUNIT_EXPECT_EQ(test, aqm_dcn_fwd_inc(1, 1), PKT(1));
+	KUNIT_EXPECT_EQ(test, aqm_dcn_fwd_inc(1, 2), PKT(2));
+	KUNIT_EXPECT_EQ(test, aqm_dcn_fwd_inc(3, 4), PKT(4) / 3);
+	KUNIT_EXPECT_EQ(test, aqm_dcn_fwd_inc(1, AQM_DCN_FLOOR_MIN_INV),
+			PKT(AQM_DCN_FLOOR_MIN_INV));
+}
+
+/*
+ * An unresponsive flow sending @send packets per Tdec with pref = 10:
+ * the packets it gets through per Tdec over periods 40-79 (in the steady
+ * state), for a floor of @num/@den (0: arrival counting).
+ */
+static u32 dcn_unresponsive(struct kunit *test, u64 num, u64 den, u32 send)
+{
+	const s64 pref = PKT(10);
+	struct aqm_ftab_entry *e;
+	u32 rnd = 12345, fwd = 0, p, i;
+	struct aqm_dcn d;
+	u64 t = 0;
+
+	dcn_setup(test, &d, 64, 16);
+	d.fwd_inc = aqm_dcn_fwd_inc(num, den);
+	for (p = 0; p < 80; p++) {
+		if (p)
+			aqm_dcn_tick(&d, pref, 1);
+		for (i = 0; i < send; i++) {
+			e = aqm_dcn_classify(&d, FLOW_A, t += MS, pref);
+			rnd = rnd * 1664525 + 1013904223;
+			if (e && aqm_dcn_hit(&d, e, pref, rnd))
+				continue;
+			if (e)
+				aqm_dcn_forwarded(&d, e);
+			fwd += p >= 40;
+		}
+	}
+	/* above its share it never leaves HB */
+	if (send > 10)
+		KUNIT_EXPECT_EQ(test, d.removals, 0ULL);
+	dcn_teardown(&d);
+	return fwd;
+}
+
+/*
+ * The floor: a flow sending four times pref keeps floor * pref per Tdec
+ * (40 periods: 400 packets at floor 1, 200 at 1/2); counting arrivals it
+ * is cut off. The bounds are 10% either side.
+ */
+static void aqm_dcn_floor_test(struct kunit *test)
+{
+	u32 fwd;
+
+	fwd = dcn_unresponsive(test, 1, 1, 40);
+	KUNIT_EXPECT_GE(test, fwd, 360U);
+	KUNIT_EXPECT_LE(test, fwd, 440U);
+	fwd = dcn_unresponsive(test, 1, 2, 40);
+	KUNIT_EXPECT_GE(test, fwd, 180U);
+	KUNIT_EXPECT_LE(test, fwd, 220U);
+	/* section 3.2's arrival counting: pktcount grows by 30 a period,
+	 * so the flow keeps 10 / (30 p) of its packets, under 1% in all
+	 */
+	fwd = dcn_unresponsive(test, 0, 1, 40);
+	KUNIT_EXPECT_LE(test, fwd, 16U);
+	/* a flow below its share is never notified, at any floor */
+	KUNIT_EXPECT_EQ(test, dcn_unresponsive(test, 1, 1, 9), 40U * 9);
+}
+
+/* Departure rate: ahead / sojourn, 1/256 packet/s. */
+static void aqm_dcn_rate_sample(struct kunit *test)
+{
+	struct aqm_rate r = {};
+
+	/* 10 packets in 12 ms: 833.33 packets/s (1500 bytes at 10 Mbit/s) */
+	KUNIT_EXPECT_EQ(test, aqm_rate_sample(10, 12 * MS), 213333ULL);
+	/* the time target in packets: 10 ms at 833.33/s is 8.33 */
+	r.pps = 213333;
+	KUNIT_EXPECT_EQ(test, aqm_rate_packets(&r, 10 * MS), 8ULL);
+	/* 4 Mbit/s: 333.33/s, 10 ms -> 3; 10 Gbit/s: 833333/s, 10 ms -> 8333 */
+	r.pps = aqm_rate_sample(4, 12 * MS);
+	KUNIT_EXPECT_EQ(test, aqm_rate_packets(&r, 10 * MS), 3ULL);
+	r.pps = aqm_rate_sample(10000, 12 * MS);
+	KUNIT_EXPECT_EQ(test, aqm_rate_packets(&r, 10 * MS), 8333ULL);
+	/* the largest ahead and the shortest sojourn do not overflow */
+	KUNIT_EXPECT_EQ(test, aqm_rate_sample(U32_MAX, 1),
+			((u64)(BIT(21) - 1) * NSEC_PER_SEC) << AQM_RATE_SHIFT);
+}
+
+/* The estimate follows the samples of the packets that found a queue. */
+static void aqm_dcn_rate_ewma(struct kunit *test)
+{
+	struct sk_buff *skb = alloc_skb(0, GFP_KERNEL);
+	struct aqm_rate r = {};
+	u64 t = 1000 * MS;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	/* a packet that found the queue empty gives no sample */
+	aqm_rate_enqueue(skb, 0, t);
+	aqm_rate_dequeue(&r, skb, t + MS);
+	KUNIT_EXPECT_EQ(test, r.samples, 0ULL);
+	/* the first sample is taken as it is */
+	aqm_rate_enqueue(skb, 10, t);
+	aqm_rate_dequeue(&r, skb, t + 12 * MS);
+	KUNIT_EXPECT_EQ(test, r.pps, 213333ULL);
+	/* the rate halves: after 64 samples within 2% of the new one */
+	for (i = 0; i < 64; i++) {
+		aqm_rate_enqueue(skb, 10, t);
+		aqm_rate_dequeue(&r, skb, t + 24 * MS);
+	}
+	KUNIT_EXPECT_EQ(test, r.samples, 65ULL);
+	KUNIT_EXPECT_GE(test, r.pps, 106666ULL);
+	KUNIT_EXPECT_LE(test, r.pps, 106666ULL * 102 / 100);
+	kfree_skb(skb);
+}
+
 static struct kunit_case aqm_dcn_cases[] = {
 	KUNIT_CASE(aqm_dcn_promotion),
 	KUNIT_CASE(aqm_dcn_clearing_interval),
@@ -392,6 +513,10 @@ static struct kunit_case aqm_dcn_cases[] = {
 	KUNIT_CASE(aqm_dcn_cost_64),
 	KUNIT_CASE(aqm_dcn_cost_131072),
 	KUNIT_CASE(aqm_dcn_pref_cap_test),
+	KUNIT_CASE(aqm_dcn_fwd_inc_test),
+	KUNIT_CASE(aqm_dcn_floor_test),
+	KUNIT_CASE(aqm_dcn_rate_sample),
+	KUNIT_CASE(aqm_dcn_rate_ewma),
 	{}
 };
 

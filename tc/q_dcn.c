@@ -166,6 +166,7 @@ static int dcn_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 {
 	struct rtattr *tb[TCA_DCN_MAX + 1];
 	bool ecn = false;
+	__u32 target = 0;
 
 	if (!opt)
 		return 0;
@@ -174,15 +175,20 @@ static int dcn_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	if (tb[TCA_DCN_LIMIT])
 		print_uint(PRINT_ANY, "limit", "limit %up ",
 			   rta_getattr_u32(tb[TCA_DCN_LIMIT]));
-	/* the time target, when set, is the one in use */
-	if (tb[TCA_DCN_TARGET] && rta_getattr_u32(tb[TCA_DCN_TARGET]))
-		aqm_print_time("target", rta_getattr_u32(tb[TCA_DCN_TARGET]));
-	else if (tb[TCA_DCN_QREF])
-		print_uint(PRINT_ANY, "qref", "qref %up ",
+	/* text shows the target in use: the time target when it is set;
+	 * JSON always has both (target 0: qref is the target)
+	 */
+	if (tb[TCA_DCN_TARGET])
+		target = rta_getattr_u32(tb[TCA_DCN_TARGET]);
+	if (tb[TCA_DCN_QREF])
+		print_uint(target ? PRINT_JSON : PRINT_ANY, "qref", "qref %up ",
 			   rta_getattr_u32(tb[TCA_DCN_QREF]));
+	if (target)
+		aqm_print_time("target", target);
+	else if (tb[TCA_DCN_TARGET])
+		print_uint(PRINT_JSON, "target", NULL, 0);
 	aqm_print_ratio_attr("a", tb[TCA_DCN_A], false);
 	aqm_print_ratio_attr("b", tb[TCA_DCN_B], false);
-	aqm_print_ratio_attr("floor", tb[TCA_DCN_FLOOR], false);
 	if (tb[TCA_DCN_TUPDATE])
 		aqm_print_time("tupdate", rta_getattr_u32(tb[TCA_DCN_TUPDATE]));
 	if (tb[TCA_DCN_TDEC])
@@ -202,6 +208,7 @@ static int dcn_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		ecn = rta_getattr_u8(tb[TCA_DCN_ECN]);
 	aqm_print_flag("ecn", ecn);
 	aqm_print_ratio_attr("ecn_ceil", tb[TCA_DCN_ECN_CEIL], false);
+	aqm_print_ratio_attr("floor", tb[TCA_DCN_FLOOR], false);
 	return 0;
 }
 
@@ -224,10 +231,6 @@ static int dcn_print_xstats(struct qdisc_util *qu, FILE *f,
 	print_uint(PRINT_ANY, "qlen_sampled", " qlen_sampled %u",
 		   st.qlen_sampled);
 	print_u64(PRINT_ANY, "samples", " samples %llu", st.samples);
-	if (len >= sizeof(st)) {
-		print_uint(PRINT_ANY, "qref", " qref %up", st.qref);
-		print_float(PRINT_ANY, "rate", " rate %.1fpps", st.rate / 256.0);
-	}
 	print_nl();
 	print_uint(PRINT_ANY, "hb_flows", "  hb_flows %u", st.hb_flows);
 	print_uint(PRINT_ANY, "hb_hwm", " hb_hwm %u", st.hb_hwm);
@@ -250,7 +253,9 @@ static int dcn_print_xstats(struct qdisc_util *qu, FILE *f,
 	print_u64(PRINT_ANY, "marks", " marks %llu", st.marks);
 	if (len >= sizeof(st)) {
 		print_nl();
-		print_uint(PRINT_ANY, "over_pref", "  over_pref %u", st.over_pref);
+		print_uint(PRINT_ANY, "qref", "  qref %up", st.qref);
+		print_float(PRINT_ANY, "rate", " rate %.1fpps", st.rate / 256.0);
+		print_uint(PRINT_ANY, "over_pref", " over_pref %u", st.over_pref);
 		print_u64(PRINT_ANY, "penalty_drops", " penalty_drops %llu",
 			  st.penalty_drops);
 	}

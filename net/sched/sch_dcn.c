@@ -168,12 +168,15 @@ static s64 dcn_pref_init(const struct dcn_sched_data *q)
  */
 static u32 dcn_qref(const struct dcn_sched_data *q, u32 limit)
 {
+	u32 hi = max_t(u32, limit, 2) - 1;
 	u64 pkts;
 
-	if (!q->cfg.target_us || !q->rate.samples)
+	if (!q->cfg.target_us)
 		return q->cfg.qref;
+	if (!q->rate.samples)
+		return min(q->cfg.qref, hi);
 	pkts = aqm_rate_packets(&q->rate, (u64)q->cfg.target_us * NSEC_PER_USEC);
-	return clamp_t(u64, pkts, DCN_QREF_MIN, max_t(u32, limit, 2) - 1);
+	return clamp_t(u64, pkts, min_t(u32, DCN_QREF_MIN, hi), hi);
 }
 
 /* Controller samples and Tdec decays due now; before the queue changes. */
@@ -290,6 +293,8 @@ static const struct nla_policy dcn_policy[TCA_DCN_MAX + 1] = {
 	[TCA_DCN_HB_SIZE]   = NLA_POLICY_FULL_RANGE(NLA_U32, &dcn_hb_range),
 	[TCA_DCN_ECN]	    = NLA_POLICY_MAX(NLA_U8, 1),
 	[TCA_DCN_ECN_CEIL]  = AQM_NLA_POLICY_RATIO,
+	[TCA_DCN_UNUSED]    = { .type = NLA_REJECT,
+				.reject_message = "attribute 13 is retired (it was a dump padding)" },
 	[TCA_DCN_TARGET]    = NLA_POLICY_FULL_RANGE(NLA_U32, &dcn_target_range),
 	[TCA_DCN_FLOOR]	    = AQM_NLA_POLICY_RATIO,
 };
@@ -298,7 +303,8 @@ static const struct nla_policy dcn_policy[TCA_DCN_MAX + 1] = {
 static int dcn_params(const struct dcn_cfg *c, struct aqm_pi_params *p,
 		      struct netlink_ext_ack *extack)
 {
-	if (c->qref >= c->limit) {
+	/* with a time target, qref is only the start and is kept below limit */
+	if (!c->target_us && c->qref >= c->limit) {
 		NL_SET_ERR_MSG_MOD(extack, "qref must be below limit");
 		return -EINVAL;
 	}
@@ -306,7 +312,7 @@ static int dcn_params(const struct dcn_cfg *c, struct aqm_pi_params *p,
 		.tupdate = (u64)c->tupdate_us * NSEC_PER_USEC,
 		.x_min = 0,
 		.x_max = AQM_DCN_PREF_MAX,
-		.qref = c->qref,
+		.qref = min(c->qref, max_t(u32, c->limit, 2) - 1),
 		.falling = true,
 	};
 	/* AFD's form: the newest sample takes b, the previous one a */

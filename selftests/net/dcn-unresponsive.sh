@@ -18,8 +18,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 tmp=$(mktemp -d)
-SECS=25
-OMIT=5
+SECS=20
+OMIT=4
 TCP_FLOWS=4
 UDP_FLOWS=2
 
@@ -29,7 +29,7 @@ trap 'dumbbell_cleanup; rm -rf "$tmp"' EXIT
 
 # the link's goodput with TCP alone, the unit of the shares
 dumbbell_qdisc pfifo limit 1000
-iperf_run 10 "$TCP_FLOWS" -O 2 >"$tmp/alone.json"
+iperf_run 8 "$TCP_FLOWS" -O 2 >"$tmp/alone.json"
 link=$(json_get 'j["end"]["sum_received"]["bits_per_second"]' <"$tmp/alone.json")
 share=$(awk -v l="$link" -v n=$((TCP_FLOWS + UDP_FLOWS)) 'BEGIN { printf "%.0f", l / n }')
 echo "# link goodput $link bit/s, fair share $share bit/s" >&2

@@ -99,6 +99,7 @@ enum {
 	TCA_DCN_HB_SIZE,	/* u32: HB capacity, flows */
 	TCA_DCN_ECN,		/* u8, 0 or 1: CE-mark ECT packets */
 	TCA_DCN_ECN_CEIL,	/* ratio in [0, 1]: mark only while p <= it */
+	TCA_DCN_UNUSED,		/* retired (a dump padding once): refused */
 	TCA_DCN_TARGET,		/* u32, us: queue target in time; 0: qref */
 	TCA_DCN_FLOOR,		/* ratio, 0 or in [1/64, 1]: share an HB flow keeps */
 	__TCA_DCN_MAX

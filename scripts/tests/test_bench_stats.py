@@ -155,6 +155,9 @@ def test_report_writes_plots_and_the_table(tmp_path: Path) -> None:
     assert [len(v) for v in run.by_host.values()] == [4]
     assert "| qdisc | 20 ms | 80 ms |" in table
     assert "| pi | 60 / 80 | - / - |" in table
+    # every response is 1000-4000 bytes: all in the smallest class
+    assert "| qdisc | <= 10 KB | 10-100 KB | > 100 KB |" in table
+    assert "| pi | 60 / 80 (4) | - / - (0) | - / - (0) |" in table
 
 
 def test_report_table1_sets_ecn_beside_no_ecn(tmp_path: Path) -> None:

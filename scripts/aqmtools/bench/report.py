@@ -137,6 +137,41 @@ def rtt_table(group: list[Run]) -> list[str]:
     return [*lines, ""]
 
 
+# response size classes (bytes): the DCN paper's figures 15-18 split at
+# 100 KB; 10 KB is the bulk of its figure 1's responses (about 90%)
+SIZE_CLASSES = (
+    (0, 10_000, "<= 10 KB"),
+    (10_000, 100_000, "10-100 KB"),
+    (100_000, None, "> 100 KB"),
+)
+
+
+def size_table(group: list[Run]) -> list[str]:
+    """Response-time p50 / p90 (ms) and the count of exchanges per response
+    size class: whether a qdisc protects the short exchanges."""
+    if not any(r.web.done for r in group):
+        return []
+    lines = [
+        "Response time p50 / p90 (ms) by response size (exchanges):",
+        "",
+        "| qdisc | " + " | ".join(name for _, _, name in SIZE_CLASSES) + " |",
+        "|---|" + "---:|" * len(SIZE_CLASSES),
+    ]
+    for r in group:
+        cells = []
+        for lo, hi, _ in SIZE_CLASSES:
+            ms = [
+                e.seconds * 1000
+                for e in r.web.done
+                if e.resp_bytes > lo and (hi is None or e.resp_bytes <= hi)
+            ]
+            cells.append(
+                f"{_fmt(quantile(ms, 0.5), '.0f')} / {_fmt(quantile(ms, 0.9), '.0f')} ({len(ms)})"
+            )
+        lines.append(f"| {r.meta['qdisc']} | " + " | ".join(cells) + " |")
+    return [*lines, ""]
+
+
 def table1(runs: list[Run]) -> list[str]:
     """The DCN paper's table 1: per qdisc and load, loss %, completed
     exchanges and Mbit/s without and with ECN side by side ("-" where a
@@ -220,6 +255,7 @@ def summary(runs: list[Run], plots: dict[tuple[float, bool], list[str]]) -> str:
             )
         lines.append("")
         lines += rtt_table(group)
+        lines += size_table(group)
         for r in group:
             for name, text in sorted(r.flent.items()):
                 lines += [f"flent {name}, {r.meta['qdisc']}:", "", "```", text.rstrip(), "```", ""]

@@ -19,6 +19,7 @@ from aqmtools.bench.stats import (
     quantile,
     read_run,
     read_web,
+    udp_goodputs,
     window_figures,
 )
 
@@ -172,6 +173,25 @@ def test_report_table1_sets_ecn_beside_no_ecn(tmp_path: Path) -> None:
     assert "| droptail | 90% | 1.00 | - | 1 | - | 8.80 | - |" in table
     assert "- pi (ECN runs): `pi ecn`" in table
     assert "## 90% load, ECN" in table and "## 90% load, no ECN" in table
+
+
+def test_udp_goodput_counts_what_arrived() -> None:
+    # 1000 datagrams sent, 250 lost, 10 s: 750 * 1400 * 8 / 10 bit/s
+    text = json.dumps({"end": {"sum": {"packets": 1000, "lost_packets": 250, "seconds": 10.0}}})
+    assert udp_goodputs([text]) == [840_000.0]
+    with pytest.raises(ValueError):
+        udp_goodputs([json.dumps({"error": "unable to connect"})])
+
+
+def test_report_lists_long_flows(tmp_path: Path) -> None:
+    d = tmp_path / "dcn-load90-ecn0"
+    _write_run(d, "dcn", 0.9, [50, 60])
+    tcp = {"end": {"sum_received": {"bits_per_second": 3_000_000.0}}}
+    (d / "iperf-tcp0.json").write_text(json.dumps(tcp))
+    udp = {"end": {"sum": {"packets": 1000, "lost_packets": 0, "seconds": 7.0}}}
+    (d / "iperf-udp1.json").write_text(json.dumps(udp))
+    assert report.main(["report", str(tmp_path)]) == 0
+    assert "| dcn | 3.00 | 1.60 |" in (tmp_path / "summary.md").read_text()
 
 
 def test_report_without_runs_fails(tmp_path: Path) -> None:

@@ -256,6 +256,14 @@ def summary(runs: list[Run], plots: dict[tuple[float, bool], list[str]]) -> str:
         lines.append("")
         lines += rtt_table(group)
         lines += size_table(group)
+        if any(r.goodputs or r.udp for r in group):
+            lines += ["Long flows, goodput (Mbit/s):", "", "| qdisc | TCP flows | UDP flows |"]
+            lines.append("|---|---|---|")
+            for r in group:
+                tcp = ", ".join(f"{x / 1e6:.2f}" for x in r.goodputs) or "-"
+                udp = ", ".join(f"{x / 1e6:.2f}" for x in r.udp) or "-"
+                lines.append(f"| {r.meta['qdisc']} | {tcp} | {udp} |")
+            lines.append("")
         for r in group:
             for name, text in sorted(r.flent.items()):
                 lines += [f"flent {name}, {r.meta['qdisc']}:", "", "```", text.rstrip(), "```", ""]

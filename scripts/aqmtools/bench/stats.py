@@ -183,6 +183,18 @@ def iperf_goodputs(texts: list[str]) -> list[float]:
     return rates
 
 
+def udp_goodputs(texts: list[str], payload: int = 1400) -> list[float]:
+    """Goodput in bit/s of each UDP iperf3 flow (-J output): the datagrams
+    that arrived (sent less lost) of PAYLOAD bytes, over the test's time."""
+    rates = []
+    for text in texts:
+        s = json.loads(text).get("end", {}).get("sum")
+        if not s or not s.get("seconds"):
+            raise ValueError("UDP iperf3 output without a result")
+        rates.append((s["packets"] - s["lost_packets"]) * payload * 8 / s["seconds"])
+    return rates
+
+
 @dataclass(frozen=True)
 class Run:
     """Everything the report needs about one run."""
@@ -197,6 +209,8 @@ class Run:
     by_host: dict[int, list[Exchange]]
     # aqmstat's records of the downstream bottleneck (empty without them)
     samples: list[dict[str, Any]]
+    # goodput of the unresponsive UDP flows, bit/s
+    udp: list[float]
 
 
 def read_run(rundir: Path) -> Run:
@@ -217,4 +231,5 @@ def read_run(rundir: Path) -> Run:
         link = link_figures(before, after, meta["rate_bps"], meta["duration_s"])
     goodputs = iperf_goodputs([p.read_text() for p in sorted(rundir.glob("iperf-tcp*.json"))])
     flent = {p.stem[len("flent-") :]: p.read_text() for p in sorted(rundir.glob("flent-*.txt"))}
-    return Run(meta, web, link, goodputs, flent, by_host, records)
+    udp = udp_goodputs([p.read_text() for p in sorted(rundir.glob("iperf-udp*.json"))])
+    return Run(meta, web, link, goodputs, flent, by_host, records, udp)

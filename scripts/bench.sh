@@ -4,7 +4,9 @@
 # and write its results folder: raw data (webgen logs, iperf3 JSON, aqmstat
 # JSON lines, tc statistics), plots and summary.md (aqmtools/bench/report.py).
 #
-# Usage: bench.sh [EXPERIMENT.toml] [--only QDISC-NAME]...
+# Usage: bench.sh [EXPERIMENT.toml] [--only QDISC-NAME]... [--run RUN-NAME]...
+#   RUN-NAME: QDISC-NAME-loadL-ecnE as the results folder names it
+#   (dcn-load90-ecn0)
 #   default experiment: scripts/bench/experiments/short.toml
 # Results: build/bench/<experiment name>/ (BENCH_OUT overrides)
 set -euo pipefail

@@ -331,9 +331,19 @@ def main(argv: list[str]) -> int:
     ap.add_argument("out", type=Path)
     ap.add_argument("tools", type=Path)
     ap.add_argument("--only", action="append", default=[], help="run only these qdisc names")
+    ap.add_argument(
+        "--run", action="append", default=[], help="run only these runs (NAME-loadL-ecnE)"
+    )
     a = ap.parse_args(argv[1:])
     exp = load(a.experiment.read_text(encoding="utf-8"))
-    runs = [r for r in exp.runs() if not a.only or r[0].name in a.only]
+    runs = [
+        r
+        for r in exp.runs()
+        if (not a.only or r[0].name in a.only) and (not a.run or run_name(*r) in a.run)
+    ]
+    if not runs:
+        log("no run of the experiment matches --only/--run")
+        return 1
     a.out.mkdir(parents=True, exist_ok=True)
     bench = Bench(exp, a.out, a.tools)
     t0 = time.monotonic()

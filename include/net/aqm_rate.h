@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * aqm_rate.h - departure rate of a FIFO qdisc from its packets' sojourn
- * times, for the qdiscs whose queue target is a time (dcn's target; afd can
+ * aqm_rate.h - departure rate of a FIFO qdisc, measured while its queue is
+ * busy, for the qdiscs whose queue target is a time (dcn's target; afd can
  * use it the same way). Header-only: no module dependency.
  *
  * A queue target in packets suits one link rate only (24 packets are 2.9 ms
@@ -14,56 +14,62 @@
  *
  * The rate is measured, not configured: the link may be shaped by a parent
  * (htb, tbf), shared with sibling classes or change with the medium. Every
- * packet carries in its qdisc_skb_cb the time it was enqueued and the number
- * of packets ahead of it then. When it leaves, those packets have all left
- * before it and the link was busy with them the whole time (the packet was
- * waiting behind them), so
+ * packet carries in its qdisc_skb_cb the time it was enqueued. When a packet
+ * leaves that was already queued when the one before it left, the link was
+ * busy the whole time between the two departures, and that interval is one
+ * packet's service time. The intervals are summed over AQM_RATE_PKTS such
+ * departures, and
  *
- *   sample = ahead / sojourn     (packets per second)
+ *   sample = AQM_RATE_PKTS / (sum of the intervals)     (packets per second)
  *
- * is the departure rate over its stay. This is the measurement PIE makes
- * over a cycle of dequeued bytes (RFC 8033, section 5.2), taken here from
- * every packet that found a queue, which matters at low rates where a
- * queue held at the target is only a few packets long and PIE's 16 KB
- * cycles rarely start. A packet that found the queue empty gives no sample.
- * The samples are averaged with weight 1/16 (AQM_RATE_EWMA_SHIFT).
+ * is averaged with weight 1/8 (AQM_RATE_EWMA_SHIFT). Idle time never enters
+ * a sample: a packet that found the queue empty starts no interval. This is
+ * what PIE measures over a cycle of dequeued bytes that begins with a queue
+ * of 16 KB (RFC 8033, section 5.2), taken here from any busy stretch, even a
+ * short one, which matters at low rates where a queue held at the target is
+ * only a few packets long. (The packets' sojourn times would not do: a
+ * packet that found n packets ahead waits n service times plus part of the
+ * one under way, so n / sojourn reads the rate low, by a third at n = 1.)
  *
  * Units: packets per second in fixed point with AQM_RATE_SHIFT = 8
- * fractional bits (1/256 packet/s); ahead < 2^21 and 10^9 < 2^30 keep the
- * sample's numerator below 2^59. Cost per packet: one ktime read at enqueue
- * (the qdisc already takes one), one division per dequeue of a packet that
- * found a queue.
+ * fractional bits (1/256 packet/s). Cost per packet: one ktime read at
+ * enqueue (the qdisc already takes one) and a compare and an add at
+ * dequeue; one division per AQM_RATE_PKTS busy departures.
  */
 #ifndef __NET_AQM_RATE_H
 #define __NET_AQM_RATE_H
 
-#include <linux/build_bug.h>
 #include <linux/math64.h>
 #include <linux/skbuff.h>
 #include <linux/time64.h>
 #include <net/sch_generic.h>
 
 #define AQM_RATE_SHIFT		8
-#define AQM_RATE_EWMA_SHIFT	4
+#define AQM_RATE_EWMA_SHIFT	3
+#define AQM_RATE_PKTS		16
 
 /**
  * struct aqm_rate_cb - what a packet carries in qdisc_skb_cb()->data
  * @enq_ns:	ktime_get_ns() at enqueue
- * @ahead:	packets in the queue when it was enqueued
  */
 struct aqm_rate_cb {
 	u64 enq_ns;
-	u32 ahead;
 };
 
 /**
  * struct aqm_rate - departure rate estimate of one queue
  * @pps:	packets per second, 2^-AQM_RATE_SHIFT units; 0: no sample yet
  * @samples:	samples taken
+ * @last_ns:	time of the last departure
+ * @busy_ns:	busy intervals summed since the last sample
+ * @busy_pkts:	number of those intervals
  */
 struct aqm_rate {
 	u64 pps;
 	u64 samples;
+	u64 last_ns;
+	u64 busy_ns;
+	u32 busy_pkts;
 };
 
 static inline struct aqm_rate_cb *aqm_rate_cb(const struct sk_buff *skb)
@@ -75,66 +81,65 @@ static inline struct aqm_rate_cb *aqm_rate_cb(const struct sk_buff *skb)
 /**
  * aqm_rate_enqueue() - stamp a packet as it joins the queue
  * @skb:	the packet
- * @qlen:	packets in the queue before it
  * @now:	ktime_get_ns()
  */
-static inline void aqm_rate_enqueue(struct sk_buff *skb, u32 qlen, u64 now)
+static inline void aqm_rate_enqueue(struct sk_buff *skb, u64 now)
 {
-	struct aqm_rate_cb *cb = aqm_rate_cb(skb);
-
-	cb->enq_ns = now;
-	cb->ahead = qlen;
+	aqm_rate_cb(skb)->enq_ns = now;
 }
 
 /**
- * aqm_rate_sample() - the departure rate over one packet's stay
- * @ahead:	packets ahead of it at enqueue, > 0
- * @sojourn_ns:	its time in the queue, > 0
+ * aqm_rate_sample() - packets per second of @pkts departures in @ns
+ * @pkts:	departures, < 2^16
+ * @ns:		their busy time, > 0
  *
- * Return: @ahead / @sojourn_ns in packets per second, 2^-AQM_RATE_SHIFT
- * units.
+ * Return: @pkts / @ns in packets per second, 2^-AQM_RATE_SHIFT units
+ * (the numerator is below 2^54).
  */
-static inline u64 aqm_rate_sample(u32 ahead, u64 sojourn_ns)
+static inline u64 aqm_rate_sample(u32 pkts, u64 ns)
 {
-	ahead = min_t(u32, ahead, BIT(21) - 1);
-	return div64_u64(((u64)ahead * NSEC_PER_SEC) << AQM_RATE_SHIFT,
-			 sojourn_ns);
+	return div64_u64(((u64)pkts * NSEC_PER_SEC) << AQM_RATE_SHIFT, ns);
 }
 
 /**
- * aqm_rate_dequeue() - take the sample of a leaving packet
+ * aqm_rate_dequeue() - account a departure
  * @r:		the estimate
- * @skb:	the packet, stamped by aqm_rate_enqueue()
+ * @skb:	the leaving packet, stamped by aqm_rate_enqueue()
  * @now:	ktime_get_ns()
  */
 static inline void aqm_rate_dequeue(struct aqm_rate *r,
 				    const struct sk_buff *skb, u64 now)
 {
-	const struct aqm_rate_cb *cb = aqm_rate_cb(skb);
 	u64 s;
 
-	if (!cb->ahead || now <= cb->enq_ns)
-		return;
-	s = aqm_rate_sample(cb->ahead, now - cb->enq_ns);
-	if (!r->samples)
-		r->pps = s;
-	else if (s >= r->pps)
-		r->pps += (s - r->pps) >> AQM_RATE_EWMA_SHIFT;
-	else
-		r->pps -= (r->pps - s) >> AQM_RATE_EWMA_SHIFT;
-	r->samples++;
+	if (aqm_rate_cb(skb)->enq_ns <= r->last_ns && now > r->last_ns) {
+		/* queued when the previous packet left: a busy interval */
+		r->busy_ns += now - r->last_ns;
+		if (++r->busy_pkts == AQM_RATE_PKTS) {
+			s = aqm_rate_sample(r->busy_pkts, r->busy_ns);
+			if (!r->samples)
+				r->pps = s;
+			else if (s >= r->pps)
+				r->pps += (s - r->pps) >> AQM_RATE_EWMA_SHIFT;
+			else
+				r->pps -= (r->pps - s) >> AQM_RATE_EWMA_SHIFT;
+			r->samples++;
+			r->busy_ns = 0;
+			r->busy_pkts = 0;
+		}
+	}
+	r->last_ns = now;
 }
 
 /**
  * aqm_rate_packets() - packets that leave in @ns at the estimated rate
  * @r:		the estimate
- * @ns:		a time, ns, below 2^34 (17 s)
+ * @ns:		a time, ns
  *
  * Return: @ns * rate, rounded down; 0 before the first sample.
  */
 static inline u64 aqm_rate_packets(const struct aqm_rate *r, u64 ns)
 {
-	/* pps < 2^(30 + AQM_RATE_SHIFT) for any rate below 10^9 packets/s */
 	return mul_u64_u64_div_u64(r->pps, ns,
 				   (u64)NSEC_PER_SEC << AQM_RATE_SHIFT);
 }

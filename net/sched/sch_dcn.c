@@ -235,7 +235,7 @@ static int dcn_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	}
 	if (e)
 		aqm_dcn_forwarded(&q->dcn, e);
-	aqm_rate_enqueue(skb, sch->q.qlen, now);
+	aqm_rate_enqueue(skb, now);
 	return qdisc_enqueue_tail(skb, sch);
 }
 
@@ -293,8 +293,10 @@ static const struct nla_policy dcn_policy[TCA_DCN_MAX + 1] = {
 	[TCA_DCN_HB_SIZE]   = NLA_POLICY_FULL_RANGE(NLA_U32, &dcn_hb_range),
 	[TCA_DCN_ECN]	    = NLA_POLICY_MAX(NLA_U8, 1),
 	[TCA_DCN_ECN_CEIL]  = AQM_NLA_POLICY_RATIO,
-	[TCA_DCN_UNUSED]    = { .type = NLA_REJECT,
-				.reject_message = "attribute 13 is retired (it was a dump padding)" },
+	[TCA_DCN_UNUSED]    = {
+		.type = NLA_REJECT,
+		.reject_message = "attribute 13 is retired (it was a dump padding)",
+	},
 	[TCA_DCN_TARGET]    = NLA_POLICY_FULL_RANGE(NLA_U32, &dcn_target_range),
 	[TCA_DCN_FLOOR]	    = AQM_NLA_POLICY_RATIO,
 };

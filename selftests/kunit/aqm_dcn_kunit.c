@@ -451,27 +451,41 @@ static void aqm_dcn_floor_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dcn_unresponsive(test, 1, 1, 9), 40U * 9);
 }
 
-/* Departure rate: ahead / sojourn, 1/256 packet/s. */
+/* Departure rate: busy departures over their time, 1/256 packet/s. */
 static void aqm_dcn_rate_sample(struct kunit *test)
 {
 	struct aqm_rate r = {};
 
-	/* 10 packets in 12 ms: 833.33 packets/s (1500 bytes at 10 Mbit/s) */
-	KUNIT_EXPECT_EQ(test, aqm_rate_sample(10, 12 * MS), 213333ULL);
+	/* 16 departures 1.2 ms apart: 833.33 packets/s (1500 bytes at
+	 * 10 Mbit/s)
+	 */
+	KUNIT_EXPECT_EQ(test, aqm_rate_sample(16, 16 * 1200000ULL), 213333ULL);
 	/* the time target in packets: 10 ms at 833.33/s is 8.33 */
 	r.pps = 213333;
 	KUNIT_EXPECT_EQ(test, aqm_rate_packets(&r, 10 * MS), 8ULL);
 	/* 4 Mbit/s: 333.33/s, 10 ms -> 3; 10 Gbit/s: 833333/s, 10 ms -> 8333 */
-	r.pps = aqm_rate_sample(4, 12 * MS);
+	r.pps = aqm_rate_sample(16, 48 * MS);
 	KUNIT_EXPECT_EQ(test, aqm_rate_packets(&r, 10 * MS), 3ULL);
-	r.pps = aqm_rate_sample(10000, 12 * MS);
+	r.pps = aqm_rate_sample(16, 19200);
 	KUNIT_EXPECT_EQ(test, aqm_rate_packets(&r, 10 * MS), 8333ULL);
-	/* the largest ahead and the shortest sojourn do not overflow */
-	KUNIT_EXPECT_EQ(test, aqm_rate_sample(U32_MAX, 1),
-			((u64)(BIT(21) - 1) * NSEC_PER_SEC) << AQM_RATE_SHIFT);
 }
 
-/* The estimate follows the samples of the packets that found a queue. */
+/*
+ * @n departures every @gap ns from @t on, of packets that were all queued
+ * before the first of them (a busy link)
+ */
+static u64 dcn_depart(struct aqm_rate *r, struct sk_buff *skb, u64 t,
+		      int n, u64 gap)
+{
+	int i;
+
+	aqm_rate_enqueue(skb, t);
+	for (i = 0; i < n; i++)
+		aqm_rate_dequeue(r, skb, t += gap);
+	return t;
+}
+
+/* The estimate sees busy time only, and follows a change of rate. */
 static void aqm_dcn_rate_ewma(struct kunit *test)
 {
 	struct sk_buff *skb = alloc_skb(0, GFP_KERNEL);
@@ -480,20 +494,28 @@ static void aqm_dcn_rate_ewma(struct kunit *test)
 	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, skb);
-	/* a packet that found the queue empty gives no sample */
-	aqm_rate_enqueue(skb, 0, t);
-	aqm_rate_dequeue(&r, skb, t + MS);
+	/* the first departure of a busy stretch starts it: 16 intervals
+	 * need 17 departures, and the first sample is taken as it is
+	 */
+	t = dcn_depart(&r, skb, t, 16, 1200000);
 	KUNIT_EXPECT_EQ(test, r.samples, 0ULL);
-	/* the first sample is taken as it is */
-	aqm_rate_enqueue(skb, 10, t);
-	aqm_rate_dequeue(&r, skb, t + 12 * MS);
+	t = dcn_depart(&r, skb, t, 1, 1200000);
+	KUNIT_EXPECT_EQ(test, r.samples, 1ULL);
 	KUNIT_EXPECT_EQ(test, r.pps, 213333ULL);
-	/* the rate halves: after 64 samples within 2% of the new one */
-	for (i = 0; i < 64; i++) {
-		aqm_rate_enqueue(skb, 10, t);
-		aqm_rate_dequeue(&r, skb, t + 24 * MS);
+	/* a second of idleness, then packets that each found the queue
+	 * empty: no sample, and the idle time is not counted
+	 */
+	for (i = 0; i < 40; i++) {
+		t += 1000 * MS;
+		aqm_rate_enqueue(skb, t);
+		aqm_rate_dequeue(&r, skb, t + MS);
 	}
-	KUNIT_EXPECT_EQ(test, r.samples, 65ULL);
+	KUNIT_EXPECT_EQ(test, r.samples, 1ULL);
+	KUNIT_EXPECT_EQ(test, r.pps, 213333ULL);
+	/* the rate halves: after 32 samples within 2% of the new one */
+	for (i = 0; i < 32; i++)
+		t = dcn_depart(&r, skb, t, AQM_RATE_PKTS, 2400000);
+	KUNIT_EXPECT_EQ(test, r.samples, 33ULL);
 	KUNIT_EXPECT_GE(test, r.pps, 106666ULL);
 	KUNIT_EXPECT_LE(test, r.pps, 106666ULL * 102 / 100);
 	kfree_skb(skb);

@@ -31,9 +31,12 @@
  *
  * - target: the queue target is a time, converted to packets with the
  *   queue's measured departure rate (include/net/aqm_rate.h) at every
- *   controller sample, qref = target * rate. The paper's qref of 24
- *   packets is 2.9 ms at its 100 Mbit/s and 72 ms at 4 Mbit/s; "qref N"
- *   still sets a fixed target in packets.
+ *   controller sample, qref = target * rate, and pref follows a relative
+ *   law whose gains come from the target (aqm_dcn_rel_sample()), so that
+ *   neither the rate nor the number of HB flows changes the loop. The
+ *   paper's qref of 24 packets is 2.9 ms at its 100 Mbit/s and 72 ms at
+ *   4 Mbit/s; "qref N" still sets a fixed target in packets, with the
+ *   paper's law and the gains a and b.
  * - floor: pktcount counts forwarded packets, each as 1/floor (section
  *   3.1's "count of the number of forwarded packets"), so a flow that
  *   keeps sending above its share keeps floor * pref packets per Tdec
@@ -132,6 +135,7 @@ struct dcn_cfg {
  * @vars:	pref controller state
  * @dcn:	SB and HB tables and their counters
  * @rate:	departure rate, for the time target
+ * @rel:	gains of the relative law, with the time target
  * @key:	per-instance flow hash key
  * @next_dec:	time of the next Tdec decay, ns
  * @ecn_ceil:	cfg.ecn_ceil as a fraction of AQM_PI_ONE
@@ -143,6 +147,7 @@ struct dcn_sched_data {
 	struct aqm_pi_vars vars;
 	struct aqm_dcn dcn;
 	struct aqm_rate rate;
+	struct aqm_dcn_rel rel;
 	siphash_key_t key;
 	u64 next_dec;
 	u64 ecn_ceil;
@@ -185,7 +190,15 @@ static void dcn_advance(struct Qdisc *sch, struct dcn_sched_data *q, u64 now)
 	if (unlikely(now >= q->vars.next)) {
 		q->params.qref = dcn_qref(q, READ_ONCE(sch->limit));
 		q->params.x_max = aqm_dcn_pref_cap(&q->dcn, q->vars.x);
-		aqm_pi_catch_up(&q->params, &q->vars, sch->q.qlen, now);
+		if (q->cfg.target_us) {
+			u64 n = div64_u64(now - q->vars.next, q->params.tupdate) + 1;
+
+			q->vars.next += n * q->params.tupdate;
+			aqm_dcn_rel_sample(&q->rel, &q->vars, q->params.x_max,
+					   sch->q.qlen, q->params.qref, n);
+		} else {
+			aqm_pi_catch_up(&q->params, &q->vars, sch->q.qlen, now);
+		}
 	}
 	if (unlikely(now >= q->next_dec)) {
 		u64 tdec = (u64)q->cfg.tdec_us * NSEC_PER_USEC;
@@ -440,6 +453,8 @@ static int dcn_change(struct Qdisc *sch, struct nlattr *opt,
 	q->dcn.clear_ns = (u64)c.clear_us * NSEC_PER_USEC;
 	q->dcn.threshold = c.threshold;
 	q->dcn.fwd_inc = aqm_dcn_fwd_inc(c.floor.num, c.floor.den);
+	aqm_dcn_rel_gains(&q->rel, (u64)c.target_us * NSEC_PER_USEC,
+			  params.tupdate);
 	q->ecn_ceil = ecn_ceil;
 	q->cfg = c;
 	WRITE_ONCE(sch->limit, c.limit);

@@ -29,6 +29,8 @@ out=${BENCH_OUT:-$AQM_TOP/build/bench/$name}
 rm -rf "$out"
 mkdir -p "$out"
 cp "$exp" "$out/experiment.toml"
+# the code measured (publish.sh cites it); "+" marks uncommitted changes
+echo "$(git rev-parse --short HEAD)$([ -z "$(git status --porcelain -- net include tc scripts)" ] || echo +)" >"$out/commit"
 aqm_log "experiment $name -> $out"
 extra=""
 for a in "$@"; do

@@ -21,13 +21,14 @@ dst="$AQM_TOP/docs/results/$name"
 rm -rf "$dst"
 mkdir -p "$dst"
 
+commit=$(cat "$src/commit" 2>/dev/null || echo "unknown (no $src/commit)")
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 accel=$(grep -ho 'booting [^ ]* with [a-z]*' "$src/vm.log" 2>/dev/null | awk '{ print $NF }' | tail -n 1)
 {
 	echo "<!-- written by scripts/bench/publish.sh from $(basename "$src") -->"
 	echo "Measured $(date -u -r "$src/summary.md" +%Y-%m-%d) on $(nproc) cores ($cpu)," \
 		"$(free -g | awk '/^Mem:/ { print $2 }') GiB, test VM with ${accel:-unknown}" \
-		"acceleration, commit $(git -C "$AQM_TOP" rev-parse --short HEAD)." \
+		"acceleration, commit $commit." \
 		"Rerun: \`scripts/bench.sh scripts/bench/experiments/$(basename "$src").toml\`" \
 		"(the experiment is \`experiment.toml\` here)."
 	[ -z "$note" ] || { echo; echo "$note"; }

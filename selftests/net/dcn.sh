@@ -147,6 +147,8 @@ PY
 {
 	echo "# threshold $THRESHOLD: promotions $below_promotions after $((THRESHOLD - 1))" \
 		"packets, $at_promotions after $THRESHOLD more"
+	echo "# short flows alone: promotions $short_promotions, sb_overwrites" \
+		"$short_sb_overwrites, hb_flows $short_hb_flows"
 	echo "# short flows: sent $sent got $got ($flows flows); early $load_early_drops" \
 		"forced $load_forced_drops mean qlen $qmean ($qn samples)"
 	echo "# after: hb_flows $after1_hb_flows removals $after1_removals pref $after1_pref" \

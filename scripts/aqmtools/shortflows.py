@@ -7,18 +7,10 @@ datagrams it got; each carries its flow and sequence number.
 ``pace`` instead keeps one flow (a fixed source port) at a fixed rate, so
 that a test can make the same flow fast and then slow.
 
-``serve`` and ``fetch`` make short TCP exchanges: every connection gets
-``BYTES`` from the server, which then closes, as a web server answers a
-small request; with Linux's initial window of 10 segments a response of
-up to 10 segments leaves the server in one burst.
-
 Usage (inside network namespaces of the test VM):
   python3 -m aqmtools.shortflows recv PORT SECONDS [IDLE]  prints: flows packets
   python3 -m aqmtools.shortflows send HOST PORT FLOWS PKTS INTERVAL
   python3 -m aqmtools.shortflows pace HOST PORT SPORT PPS SECONDS
-  python3 -m aqmtools.shortflows serve PORT BYTES SECONDS    prints: connections
-  python3 -m aqmtools.shortflows fetch HOST PORT CONNS INTERVAL
-                                          prints: connections completed, bytes
 """
 
 from __future__ import annotations
@@ -95,45 +87,6 @@ def recv(port: int, seconds: float, bind: str = "", idle: float = 0.0) -> tuple[
     return len(flows), packets
 
 
-def serve(port: int, nbytes: int, seconds: float, bind: str = "") -> int:
-    """Answer every connection with nbytes and close it, for seconds."""
-    fam = socket.AF_INET6 if ":" in bind else socket.AF_INET
-    served = 0
-    end = time.monotonic() + seconds
-    with socket.socket(fam, socket.SOCK_STREAM) as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        s.bind((bind, port))
-        s.listen(64)
-        while (left := end - time.monotonic()) > 0:
-            s.settimeout(left)
-            try:
-                c, _ = s.accept()
-            except TimeoutError:
-                break
-            with c:
-                c.sendall(bytes(nbytes))
-            served += 1
-    return served
-
-
-def fetch(host: str, port: int, conns: int, interval: float) -> tuple[int, int]:
-    """conns connections one after the other, interval seconds apart, each
-    read to its end: (connections completed, bytes received)."""
-    fam = socket.AF_INET6 if ":" in host else socket.AF_INET
-    done = total = 0
-    for _ in range(conns):
-        with socket.socket(fam, socket.SOCK_STREAM) as s:
-            s.settimeout(10)
-            s.connect((host, port))
-            got = 0
-            while chunk := s.recv(65536):
-                got += len(chunk)
-        done += 1
-        total += got
-        time.sleep(interval)
-    return done, total
-
-
 def main(argv: list[str]) -> int:
     if len(argv) in (4, 5) and argv[1] == "recv":
         idle = float(argv[4]) if len(argv) == 5 else 0.0
@@ -145,13 +98,6 @@ def main(argv: list[str]) -> int:
         return 0
     if len(argv) == 7 and argv[1] == "pace":
         print(pace(argv[2], int(argv[3]), int(argv[4]), float(argv[5]), float(argv[6])))
-        return 0
-    if len(argv) == 5 and argv[1] == "serve":
-        print(serve(int(argv[2]), int(argv[3]), float(argv[4])))
-        return 0
-    if len(argv) == 6 and argv[1] == "fetch":
-        done, total = fetch(argv[2], int(argv[3]), int(argv[4]), float(argv[5]))
-        print(done, total)
         return 0
     print(__doc__, file=sys.stderr)
     return 2

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
-from aqmtools.shortflows import fetch, main, pace, recv, send, serve
+from aqmtools.shortflows import main, pace, recv, send
 
 
 def test_send_and_count_over_loopback() -> None:
@@ -43,13 +43,3 @@ def test_recv_stops_when_the_sender_is_done() -> None:
     t.join()
     assert result == [(2, 4)]
     assert time.monotonic() - start < 5.0
-
-
-def test_serve_and_fetch_short_tcp_exchanges() -> None:
-    result: list[int] = []
-    t = threading.Thread(target=lambda: result.append(serve(45875, 8000, 2.0, "127.0.0.1")))
-    t.start()
-    time.sleep(0.3)
-    assert fetch("127.0.0.1", 45875, conns=4, interval=0.01) == (4, 32000)
-    t.join()
-    assert result == [4]

@@ -2,6 +2,7 @@
 /*
  * q_dcn.c - tc plugin for the linux-aqm DCN qdisc (see tc-dcn(8)).
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,13 +14,17 @@
 static void explain(void)
 {
 	fprintf(stderr,
-		"Usage: ... dcn [ limit PACKETS ] [ qref PACKETS ] [ a GAIN ] [ b GAIN ]\n"
+		"Usage: ... dcn [ limit PACKETS ] [ target TIME | qref PACKETS ]\n"
+		"               [ a GAIN ] [ b GAIN ] [ floor SHARE ]\n"
 		"               [ tupdate TIME ] [ tdec TIME ] [ clear TIME ]\n"
 		"               [ threshold PACKETS ] [ sb_size SLOTS ] [ hb_size FLOWS ]\n"
 		"               [ ecn | noecn ] [ ecn_ceil PROB ]\n"
-		"GAIN is a decimal (0.05) or a ratio (1/20), a < b; PROB one in [0, 1].\n"
-		"Defaults: limit 1000p qref 24p a 1/20 b 1/12 tupdate 10ms tdec 800ms\n"
-		"          clear 100ms threshold 4p sb_size 4096 hb_size 2048 noecn\n"
+		"GAIN is a decimal (0.05) or a ratio (1/20), a < b; PROB one in [0, 1];\n"
+		"SHARE 0 (no floor) or in [1/64, 1]. qref sets a target in packets\n"
+		"instead of the time target.\n"
+		"Defaults: limit 1000p target 10ms (qref 24p until the rate is known)\n"
+		"          a 1/20 b 1/12 floor 1 tupdate 10ms tdec 800ms clear 100ms\n"
+		"          threshold 4p sb_size 4096 hb_size 2048 noecn\n"
 		"          ecn_ceil " AQM_ECN_CEIL_DEF "\n");
 }
 
@@ -36,6 +41,7 @@ struct dcn_u32_opt {
 static const struct dcn_u32_opt dcn_u32_opts[] = {
 	{ "limit", TCA_DCN_LIMIT, DCN_PACKETS, 1, 1 << 20 },
 	{ "qref", TCA_DCN_QREF, DCN_PACKETS, 1, 1 << 20 },
+	{ "target", TCA_DCN_TARGET, DCN_TIME, 0, 1000000 },
 	{ "tupdate", TCA_DCN_TUPDATE, DCN_TIME, 100, 1000000 },
 	{ "tdec", TCA_DCN_TDEC, DCN_TIME, 1000, 60000000 },
 	{ "clear", TCA_DCN_CLEAR, DCN_TIME, 1000, 60000000 },
@@ -75,7 +81,7 @@ static int dcn_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 {
 	__u32 vals[TCA_DCN_MAX + 1] = {};
 	bool set[TCA_DCN_MAX + 1] = {};
-	struct aqm_ratio a = {}, b = {}, ecn_ceil = {};
+	struct aqm_ratio a = {}, b = {}, ecn_ceil = {}, floor = {};
 	struct rtattr *tail;
 	int ecn = -1;
 	size_t i;
@@ -101,6 +107,16 @@ static int dcn_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			if (aqm_parse_ratio_opt(&b, "b", *argv))
 				return -1;
 			set[TCA_DCN_B] = true;
+		} else if (strcmp(*argv, "floor") == 0) {
+			NEXT_ARG();
+			if (aqm_parse_prob_opt(&floor, "floor", *argv, true))
+				return -1;
+			if (floor.num && floor.num < (floor.den - 1) / 64 + 1) {
+				fprintf(stderr,
+					"Illegal \"floor\": must be 0 or in [1/64, 1]\n");
+				return -1;
+			}
+			set[TCA_DCN_FLOOR] = true;
 		} else if (strcmp(*argv, "ecn") == 0) {
 			ecn = 1;
 		} else if (strcmp(*argv, "noecn") == 0) {
@@ -122,6 +138,11 @@ static int dcn_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		argv++;
 	}
 
+	if (set[TCA_DCN_QREF] && set[TCA_DCN_TARGET] && vals[TCA_DCN_TARGET]) {
+		fprintf(stderr, "dcn: give either qref (packets) or target (time), not both\n");
+		return -1;
+	}
+
 	tail = addattr_nest(n, 1024, TCA_OPTIONS | NLA_F_NESTED);
 	for (i = 0; i < ARRAY_SIZE(dcn_u32_opts); i++)
 		if (set[dcn_u32_opts[i].type])
@@ -135,6 +156,8 @@ static int dcn_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		addattr8(n, 1024, TCA_DCN_ECN, ecn);
 	if (set[TCA_DCN_ECN_CEIL])
 		aqm_addattr_ratio(n, 1024, TCA_DCN_ECN_CEIL, &ecn_ceil);
+	if (set[TCA_DCN_FLOOR])
+		aqm_addattr_ratio(n, 1024, TCA_DCN_FLOOR, &floor);
 	addattr_nest_end(n, tail);
 	return 0;
 }
@@ -143,6 +166,7 @@ static int dcn_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 {
 	struct rtattr *tb[TCA_DCN_MAX + 1];
 	bool ecn = false;
+	__u32 target = 0;
 
 	if (!opt)
 		return 0;
@@ -151,9 +175,18 @@ static int dcn_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	if (tb[TCA_DCN_LIMIT])
 		print_uint(PRINT_ANY, "limit", "limit %up ",
 			   rta_getattr_u32(tb[TCA_DCN_LIMIT]));
+	/* text shows the target in use: the time target when it is set;
+	 * JSON always has both (target 0: qref is the target)
+	 */
+	if (tb[TCA_DCN_TARGET])
+		target = rta_getattr_u32(tb[TCA_DCN_TARGET]);
 	if (tb[TCA_DCN_QREF])
-		print_uint(PRINT_ANY, "qref", "qref %up ",
+		print_uint(target ? PRINT_JSON : PRINT_ANY, "qref", "qref %up ",
 			   rta_getattr_u32(tb[TCA_DCN_QREF]));
+	if (target)
+		aqm_print_time("target", target);
+	else if (tb[TCA_DCN_TARGET])
+		print_uint(PRINT_JSON, "target", NULL, 0);
 	aqm_print_ratio_attr("a", tb[TCA_DCN_A], false);
 	aqm_print_ratio_attr("b", tb[TCA_DCN_B], false);
 	if (tb[TCA_DCN_TUPDATE])
@@ -175,19 +208,24 @@ static int dcn_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		ecn = rta_getattr_u8(tb[TCA_DCN_ECN]);
 	aqm_print_flag("ecn", ecn);
 	aqm_print_ratio_attr("ecn_ceil", tb[TCA_DCN_ECN_CEIL], false);
+	aqm_print_ratio_attr("floor", tb[TCA_DCN_FLOOR], false);
 	return 0;
 }
 
 static int dcn_print_xstats(struct qdisc_util *qu, FILE *f,
 			    struct rtattr *xstats)
 {
+	/* a module older than the time target stops at samples */
+	const size_t old = offsetof(struct tc_dcn_xstats, qref);
 	struct tc_dcn_xstats st = {};
+	size_t len;
 
 	if (!xstats)
 		return 0;
-	if (RTA_PAYLOAD(xstats) < sizeof(st))
+	len = RTA_PAYLOAD(xstats);
+	if (len < old)
 		return -1;
-	memcpy(&st, RTA_DATA(xstats), sizeof(st));
+	memcpy(&st, RTA_DATA(xstats), len < sizeof(st) ? len : sizeof(st));
 
 	print_float(PRINT_ANY, "pref", "  pref %.2f", st.pref / 256.0);
 	print_uint(PRINT_ANY, "qlen_sampled", " qlen_sampled %u",
@@ -213,6 +251,14 @@ static int dcn_print_xstats(struct qdisc_util *qu, FILE *f,
 	print_u64(PRINT_ANY, "forced_drops", " forced_drops %llu",
 		  st.forced_drops);
 	print_u64(PRINT_ANY, "marks", " marks %llu", st.marks);
+	if (len >= sizeof(st)) {
+		print_nl();
+		print_uint(PRINT_ANY, "qref", "  qref %up", st.qref);
+		print_float(PRINT_ANY, "rate", " rate %.1fpps", st.rate / 256.0);
+		print_uint(PRINT_ANY, "over_pref", " over_pref %u", st.over_pref);
+		print_u64(PRINT_ANY, "penalty_drops", " penalty_drops %llu",
+			  st.penalty_drops);
+	}
 	return 0;
 }
 

@@ -13,8 +13,20 @@
  * count. If HB is full the flow stays in SB (counted by the table).
  *
  * Notification (section 3.2): an HB packet is dropped or marked with
- * probability 1 - pref / pktcount (aqm_share_hit()), pktcount being the
- * flow's packets in the current Tdec period. Every Tdec each pktcount
+ * probability 1 - pref / pktcount (aqm_dcn_hit()), pktcount being the
+ * flow's packets in the current Tdec period.
+ *
+ * What pktcount counts (the floor). Section 3.2 counts the packets that
+ * "have arrived at the router", dropped ones too; section 3.1 says HB
+ * stores "the count of the number of forwarded packets". With arrivals
+ * (floor 0) a flow that keeps sending s > pref packets per Tdec gains
+ * s - pref every period, its count grows without bound and its drop
+ * probability tends to 1: an unresponsive flow is cut off. Counting the
+ * forwarded packets only, each as 1/floor (@fwd_inc), the count of such a
+ * flow settles where s * (pref / count) / floor = pref, i.e. count =
+ * s / floor, and the flow keeps floor * pref packets per Tdec, whatever it
+ * sends: with floor 1 exactly the fair share. A flow below floor * pref
+ * still decays out of HB as before. Every Tdec each pktcount
  * decreases by pref and a flow whose pktcount goes negative leaves HB.
  * The decrease is lazy, as Figure 3 draws it ("Has Tdec elapsed since last
  * decrease? Decrease pktcount by pref"): a flow's packet first takes
@@ -52,6 +64,8 @@
  * @hb:		high-bandwidth flows; entry val = pktcount (AQM_PI_ONE = 1)
  * @clear_ns:	clearing interval, ns
  * @threshold:	SB count that moves a flow to HB
+ * @fwd_inc:	what a forwarded HB packet adds to pktcount, AQM_PI_ONE /
+ *		floor; 0: every arrival adds AQM_PI_ONE (floor 0, section 3.2)
  * @promotions:	flows moved from SB to HB
  * @removals:	flows removed from HB by the decay (counted when the sweep
  *		deletes them, or when a flow found expired is promoted again)
@@ -61,9 +75,27 @@ struct aqm_dcn {
 	struct aqm_ftab hb;
 	u64 clear_ns;
 	u32 threshold;
+	s64 fwd_inc;
 	u64 promotions;
 	u64 removals;
 };
+
+/* Smallest floor other than 0: 1/64, so that @fwd_inc <= 2^38. */
+#define AQM_DCN_FLOOR_MIN_INV	64
+
+/**
+ * aqm_dcn_fwd_inc() - @fwd_inc for a floor of @num / @den
+ * @num:	numerator; 0 for arrival counting
+ * @den:	denominator, > 0
+ *
+ * The caller has checked 1/AQM_DCN_FLOOR_MIN_INV <= floor <= 1 (or 0).
+ *
+ * Return: AQM_PI_ONE * den / num, or 0 when @num is 0.
+ */
+static inline s64 aqm_dcn_fwd_inc(u64 num, u64 den)
+{
+	return num ? (s64)mul_u64_u64_div_u64(AQM_PI_ONE, den, num) : 0;
+}
 
 /**
  * aqm_dcn_classify() - Figure 3 up to the drop decision
@@ -76,7 +108,8 @@ struct aqm_dcn {
  * lookup. O(AQM_FTAB_SWEEP) whatever the size of HB.
  *
  * Return: the packet's HB entry, its pktcount decreased for the Tdec
- * boundaries it missed and counting this packet, when the flow is in HB;
+ * boundaries it missed and, with arrival counting, counting this packet
+ * (with a floor, aqm_dcn_forwarded() counts it once it is forwarded);
  * NULL when the packet is a non-HB packet, which is never dropped early
  * (also the packet that promotes its flow).
  */
@@ -92,7 +125,8 @@ static inline struct aqm_ftab_entry *aqm_dcn_classify(struct aqm_dcn *d,
 	e = aqm_ftab_lookup(&d->hb, id);
 	if (e) {
 		if (!aqm_ftab_age(&d->hb, e, dec)) {
-			e->val += AQM_PI_ONE;
+			if (!d->fwd_inc)
+				e->val += AQM_PI_ONE;
 			return e;
 		}
 		/* negative at a boundary since its last packet: gone from HB */
@@ -103,13 +137,59 @@ static inline struct aqm_ftab_entry *aqm_dcn_classify(struct aqm_dcn *d,
 		/* an expired entry is still there: insert returns it */
 		e = aqm_ftab_insert(&d->hb, id);
 		if (e) {
-			e->val = (s64)count << AQM_PI_SHIFT;
+			/* SB's packets were all forwarded */
+			e->val = d->fwd_inc ? (s64)count * d->fwd_inc :
+					      (s64)count << AQM_PI_SHIFT;
 			aqm_sb_forget(&d->sb, id);
 			d->promotions++;
 			d->removals += expired;
 		}
 	}
 	return NULL;
+}
+
+/**
+ * aqm_dcn_count() - the pktcount an HB packet is judged by
+ * @d:		DCN state
+ * @e:		the packet's entry, from aqm_dcn_classify()
+ *
+ * Return: pktcount with this packet: with a floor, counted as if forwarded.
+ */
+static inline s64 aqm_dcn_count(const struct aqm_dcn *d,
+				const struct aqm_ftab_entry *e)
+{
+	return e->val + d->fwd_inc;
+}
+
+/**
+ * aqm_dcn_hit() - section 3.2's trial for an HB packet
+ * @d:		DCN state
+ * @e:		the packet's entry, from aqm_dcn_classify()
+ * @pref:	current pref
+ * @rnd:	a uniform random u32
+ *
+ * Return: true with probability 1 - pref / aqm_dcn_count(): notify.
+ */
+static inline bool aqm_dcn_hit(const struct aqm_dcn *d,
+			       const struct aqm_ftab_entry *e, s64 pref, u32 rnd)
+{
+	return aqm_share_hit(pref, aqm_dcn_count(d, e), rnd);
+}
+
+/**
+ * aqm_dcn_forwarded() - an HB packet was enqueued (CE-marked or not)
+ * @d:		DCN state
+ * @e:		its entry
+ *
+ * With a floor the count grows by @fwd_inc, saturating at AQM_PI_SAT
+ * (2^29 packets, reached only by a flow that sends more than 2^23 packets
+ * per Tdec at the smallest floor); with arrival counting
+ * aqm_dcn_classify() has counted the packet already.
+ */
+static inline void aqm_dcn_forwarded(const struct aqm_dcn *d,
+				     struct aqm_ftab_entry *e)
+{
+	e->val = min_t(s64, e->val + d->fwd_inc, AQM_PI_SAT);
 }
 
 /* Largest pref: 2^20 packets per Tdec, far above any link's share. */
@@ -165,6 +245,168 @@ static inline u32 aqm_dcn_settle(struct aqm_dcn *d, s64 pref)
 
 	d->removals += gone;
 	return gone;
+}
+
+/*
+ * The relative pref law of the time target (ours; see tc-dcn(8)). With a
+ * queue target in time the controller runs on the relative queue error
+ * r = (q - qref) / qref and moves pref in proportion to itself:
+ *
+ *   pref(k) = pref(k-1) * (1 - b r(k) + a r(k-1))
+ *
+ * While the HB flows are held at pref they bring about the link's rate, so
+ * a relative change of pref moves the queue in proportion to the rate and
+ * the queue's delay obeys a loop that depends neither on the rate nor on
+ * the number of HB flows (the paper's absolute law speeds up with the
+ * number of flows and crashes pref towards 0, where every HB packet is
+ * dropped; measured, its queue sat empty 42% of the time). For a target
+ * T_q and a sampling period T, the gains that give the loop a natural
+ * frequency w0 = 3 rad/s and a damping of 0.7 are
+ *
+ *   a = 2 * 0.7 * w0 * T_q = 4.2/s * T_q,   b - a = w0^2 * T_q * T = 9/s^2 * T_q * T
+ *
+ * (10 ms target, 10 ms samples: a = 0.042, b = 0.0429). r is clamped to
+ * [-1, AQM_DCN_REL_RMAX] and one sample moves pref by at most half, so
+ * that one burst cannot crash it; pref stays above AQM_DCN_REL_XMIN so that
+ * it can grow back. Samples missed while the queue did not change (idle
+ * periods) are applied in closed form, (1 - (b - a) r)^n by squaring.
+ *
+ * Gains are Q32 (AQM_PI_ONE = 1.0).
+ */
+#define AQM_DCN_REL_RMAX	32
+#define AQM_DCN_REL_XMIN	(AQM_PI_ONE / 16)
+
+/**
+ * struct aqm_dcn_rel - gains of the relative law
+ * @a:	on r(k-1), Q32
+ * @b:	on r(k), Q32, >= @a
+ */
+struct aqm_dcn_rel {
+	u64 a;
+	u64 b;
+};
+
+/**
+ * aqm_dcn_rel_gains() - the gains for a target and a sampling period
+ * @g:		output
+ * @target_ns:	queue target, ns, <= 1 s
+ * @tupdate_ns:	sampling period, ns, <= 1 s
+ */
+static inline void aqm_dcn_rel_gains(struct aqm_dcn_rel *g, u64 target_ns,
+				     u64 tupdate_ns)
+{
+	/* a = 4.2 T_q: 42 T_q[ns] 2^32 / 10^10 */
+	g->a = mul_u64_u64_div_u64(target_ns * 42, AQM_PI_ONE, 10000000000ULL);
+	/* b - a = 9 T_q T: T_q[ns] T[ns] 9 2^32 / 10^18, T_q T < 2^60 */
+	g->b = g->a + mul_u64_u64_div_u64(target_ns * tupdate_ns, 9 * AQM_PI_ONE,
+					  1000000000000000000ULL);
+}
+
+/* r = (q - qref) / qref in Q32, clamped to [-1, AQM_DCN_REL_RMAX] */
+static inline s64 aqm_dcn_rel_err(u32 q, u32 qref)
+{
+	s64 r;
+
+	if (!qref)
+		return 0;
+	r = div64_s64(((s64)q - qref) * AQM_PI_ONE, qref);
+	return clamp_t(s64, r, -AQM_PI_ONE, AQM_DCN_REL_RMAX * AQM_PI_ONE);
+}
+
+/* g * r, Q32, for |g| < 2^32 and |r| <= 2^35 */
+static inline s64 aqm_dcn_rel_term(u64 g, s64 r)
+{
+	u64 t = mul_u64_u64_shr(g, r < 0 ? -(u64)r : (u64)r, AQM_PI_SHIFT);
+
+	return r < 0 ? -(s64)t : (s64)t;
+}
+
+/* x (1 - d), d in Q32 clamped to [-1/2, 1/2] */
+static inline s64 aqm_dcn_rel_step(s64 x, s64 d)
+{
+	d = clamp_t(s64, d, -AQM_PI_ONE / 2, AQM_PI_ONE / 2);
+	return x - (s64)mul_s64_u64_shr(d, (u64)x, AQM_PI_SHIFT);
+}
+
+/* a b / 2^32 for Q32 values, saturating at 2^53 */
+static inline u64 aqm_dcn_rel_mul(u64 a, u64 b)
+{
+	if (fls64(a) + fls64(b) > 53 + AQM_PI_SHIFT)
+		return BIT_ULL(53);
+	return min_t(u64, mul_u64_u64_shr(a, b, AQM_PI_SHIFT), BIT_ULL(53));
+}
+
+/* x f^n for a factor f in Q32, by squaring; at most @cap (< 2^53) */
+static inline s64 aqm_dcn_rel_pow(s64 x, u64 f, u64 n, s64 cap)
+{
+	u64 r = AQM_PI_ONE;
+
+	while (n) {
+		if (n & 1)
+			r = aqm_dcn_rel_mul(r, f);
+		n >>= 1;
+		if (n)
+			f = aqm_dcn_rel_mul(f, f);
+	}
+	return min_t(s64, (s64)aqm_dcn_rel_mul((u64)x, r), cap);
+}
+
+/**
+ * aqm_dcn_rel_sample() - @n samples of the relative law that all saw @q
+ * @g:		gains
+ * @vars:	controller state: x is pref, qold the previous sample
+ * @x_max:	upper bound of pref (aqm_dcn_pref_cap())
+ * @q:		queue length at each sample, packets
+ * @qref:	queue target, packets, > 0
+ * @n:		number of samples, >= 1
+ *
+ * O(log n).
+ */
+static inline void aqm_dcn_rel_sample(const struct aqm_dcn_rel *g,
+				      struct aqm_pi_vars *vars, s64 x_max,
+				      u32 q, u32 qref, u64 n)
+{
+	s64 r = aqm_dcn_rel_err(q, qref);
+	s64 rold = aqm_dcn_rel_err(vars->qold, qref);
+	s64 x = max_t(s64, vars->x, AQM_DCN_REL_XMIN);
+	s64 d;
+
+	d = aqm_dcn_rel_term(g->b, r) - aqm_dcn_rel_term(g->a, rold);
+	x = aqm_dcn_rel_step(x, d);
+	if (n > 1) {
+		/* the same r every time: the factor 1 - (b - a) r */
+		d = aqm_dcn_rel_term(g->b - g->a, r);
+		d = clamp_t(s64, d, -AQM_PI_ONE / 2, AQM_PI_ONE / 2);
+		x = aqm_dcn_rel_pow(x, (u64)(AQM_PI_ONE - d), n - 1,
+				    max_t(s64, x_max, AQM_DCN_REL_XMIN));
+	}
+	vars->x = clamp_t(s64, x, AQM_DCN_REL_XMIN,
+			  max_t(s64, x_max, AQM_DCN_REL_XMIN));
+	vars->qold = q;
+	vars->samples += n;
+}
+
+/**
+ * aqm_dcn_over() - HB flows whose pktcount is above pref (statistics dumps)
+ * @d:		DCN state, settled (aqm_dcn_settle())
+ * @pref:	fair share, AQM_PI_ONE = 1 packet
+ *
+ * O(slots): for a stats dump, never per packet.
+ *
+ * Return: the number of HB flows being notified now.
+ */
+static inline u32 aqm_dcn_over(const struct aqm_dcn *d, s64 pref)
+{
+	u32 i, n = 0;
+
+	if (!d->hb.slots)
+		return 0;
+	for (i = 0; i <= d->hb.mask; i++) {
+		const struct aqm_ftab_entry *e = &d->hb.slots[i];
+
+		n += (e->stamp & AQM_FTAB_USED) && e->val > pref;
+	}
+	return n;
 }
 
 #endif /* __NET_AQM_DCN_H */

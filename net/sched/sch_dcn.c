@@ -26,6 +26,23 @@
  * decay per flow on its own arrival with a bounded sweep for the flows
  * that stopped, so no packet walks HB.
  *
+ * Two departures from the paper, each measured on the emulated WAN
+ * (tc-dcn(8) gives the figures):
+ *
+ * - target: the queue target is a time, converted to packets with the
+ *   queue's measured departure rate (include/net/aqm_rate.h) at every
+ *   controller sample, qref = target * rate, and pref follows a relative
+ *   law whose gains come from the target (aqm_dcn_rel_sample()), so that
+ *   neither the rate nor the number of HB flows changes the loop. The
+ *   paper's qref of 24 packets is 2.9 ms at its 100 Mbit/s and 72 ms at
+ *   4 Mbit/s; "qref N" still sets a fixed target in packets, with the
+ *   paper's law and the gains a and b.
+ * - floor: pktcount counts forwarded packets, each as 1/floor (section
+ *   3.1's "count of the number of forwarded packets"), so a flow that
+ *   keeps sending above its share keeps floor * pref packets per Tdec
+ *   instead of being cut off; "floor 0" counts every arrival (section
+ *   3.2's wording, the unbounded penalty). See include/net/aqm_dcn.h.
+ *
  * Accounting, as sch_red: every early notification (drop or CE mark)
  * counts an overlimit; an early drop returns NET_XMIT_CN, a drop at the
  * hard limit NET_XMIT_DROP.
@@ -42,6 +59,7 @@
 #include <linux/types.h>
 #include <net/aqm_dcn.h>
 #include <net/aqm_qdisc.h>
+#include <net/aqm_rate.h>
 #include <net/inet_ecn.h>
 #include <net/netlink.h>
 #include <net/pkt_sched.h>
@@ -66,13 +84,24 @@
 #define DCN_DEF_A_DEN		20
 #define DCN_DEF_B_NUM		1
 #define DCN_DEF_B_DEN		12
+/* ours, by measurement (tc-dcn(8)): a time target, and a floor of the
+ * fair share
+ */
+#define DCN_DEF_TARGET_US	10000
+#define DCN_DEF_FLOOR_NUM	1
+#define DCN_DEF_FLOOR_DEN	1
+/* the smallest queue target a time target converts to, packets */
+#define DCN_QREF_MIN		2
 
 /**
  * struct dcn_cfg - what netlink set
  * @a:		gain on q(k-1) - qref (the paper's a)
  * @b:		gain on q(k) - qref (the paper's b), greater than @a
+ * @floor:	share an HB flow keeps, as a fraction of pref; 0: none
  * @limit:	hard limit, packets
- * @qref:	target queue, packets
+ * @qref:	target queue, packets, when @target_us is 0 (and until the
+ *		departure rate is measured)
+ * @target_us:	target queue, us; 0: @qref
  * @tupdate_us:	controller sampling period
  * @tdec_us:	pktcount decay period
  * @clear_us:	SB clearing interval
@@ -86,8 +115,10 @@ struct dcn_cfg {
 	struct aqm_ratio a;
 	struct aqm_ratio b;
 	struct aqm_ratio ecn_ceil;
+	struct aqm_ratio floor;
 	u32 limit;
 	u32 qref;
+	u32 target_us;
 	u32 tupdate_us;
 	u32 tdec_us;
 	u32 clear_us;
@@ -103,6 +134,8 @@ struct dcn_cfg {
  * @params:	pref controller; vars.x is pref, AQM_PI_ONE = 1 packet
  * @vars:	pref controller state
  * @dcn:	SB and HB tables and their counters
+ * @rate:	departure rate, for the time target
+ * @rel:	gains of the relative law, with the time target
  * @key:	per-instance flow hash key
  * @next_dec:	time of the next Tdec decay, ns
  * @ecn_ceil:	cfg.ecn_ceil as a fraction of AQM_PI_ONE
@@ -113,6 +146,8 @@ struct dcn_sched_data {
 	struct aqm_pi_params params;
 	struct aqm_pi_vars vars;
 	struct aqm_dcn dcn;
+	struct aqm_rate rate;
+	struct aqm_dcn_rel rel;
 	siphash_key_t key;
 	u64 next_dec;
 	u64 ecn_ceil;
@@ -131,12 +166,39 @@ static s64 dcn_pref_init(const struct dcn_sched_data *q)
 	return (s64)q->cfg.limit << AQM_PI_SHIFT;
 }
 
+/*
+ * The queue target in packets: target * the departure rate, at least
+ * DCN_QREF_MIN and below the limit; cfg.qref until the rate is measured
+ * or without a time target.
+ */
+static u32 dcn_qref(const struct dcn_sched_data *q, u32 limit)
+{
+	u32 hi = max_t(u32, limit, 2) - 1;
+	u64 pkts;
+
+	if (!q->cfg.target_us)
+		return q->cfg.qref;
+	if (!q->rate.samples)
+		return min(q->cfg.qref, hi);
+	pkts = aqm_rate_packets(&q->rate, (u64)q->cfg.target_us * NSEC_PER_USEC);
+	return clamp_t(u64, pkts, min_t(u32, DCN_QREF_MIN, hi), hi);
+}
+
 /* Controller samples and Tdec decays due now; before the queue changes. */
 static void dcn_advance(struct Qdisc *sch, struct dcn_sched_data *q, u64 now)
 {
 	if (unlikely(now >= q->vars.next)) {
+		q->params.qref = dcn_qref(q, READ_ONCE(sch->limit));
 		q->params.x_max = aqm_dcn_pref_cap(&q->dcn, q->vars.x);
-		aqm_pi_catch_up(&q->params, &q->vars, sch->q.qlen, now);
+		if (q->cfg.target_us) {
+			u64 n = div64_u64(now - q->vars.next, q->params.tupdate) + 1;
+
+			q->vars.next += n * q->params.tupdate;
+			aqm_dcn_rel_sample(&q->rel, &q->vars, q->params.x_max,
+					   sch->q.qlen, q->params.qref, n);
+		} else {
+			aqm_pi_catch_up(&q->params, &q->vars, sch->q.qlen, now);
+		}
 	}
 	if (unlikely(now >= q->next_dec)) {
 		u64 tdec = (u64)q->cfg.tdec_us * NSEC_PER_USEC;
@@ -165,10 +227,12 @@ static int dcn_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		return qdisc_drop(skb, sch, to_free);
 	}
 
-	if (e && aqm_share_hit(q->vars.x, e->val, get_random_u32())) {
+	if (e && aqm_dcn_hit(&q->dcn, e, q->vars.x, get_random_u32())) {
+		s64 count = aqm_dcn_count(&q->dcn, e);
+
 		qdisc_qstats_overlimit(sch);
 		if (q->cfg.ecn &&
-		    aqm_share_prob_le(q->vars.x, e->val, q->ecn_ceil) &&
+		    aqm_share_prob_le(q->vars.x, count, q->ecn_ceil) &&
 		    INET_ECN_set_ce(skb)) {
 			q->stats.marks++;
 		} else {
@@ -176,23 +240,37 @@ static int dcn_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 			 * counts a drop and no packet, as for sch_red
 			 */
 			q->stats.early_drops++;
+			if (count / 2 >= max_t(s64, q->vars.x, 0))
+				q->stats.penalty_drops++;
 			qdisc_drop(skb, sch, to_free);
 			return NET_XMIT_CN;
 		}
 	}
+	if (e)
+		aqm_dcn_forwarded(&q->dcn, e);
+	aqm_rate_enqueue(skb, now);
 	return qdisc_enqueue_tail(skb, sch);
 }
 
 static struct sk_buff *dcn_qdisc_dequeue(struct Qdisc *sch)
 {
 	struct dcn_sched_data *q = qdisc_priv(sch);
+	u64 now = ktime_get_ns();
+	struct sk_buff *skb;
 
-	dcn_advance(sch, q, ktime_get_ns());
-	return qdisc_dequeue_head(sch);
+	dcn_advance(sch, q, now);
+	skb = qdisc_dequeue_head(sch);
+	if (skb)
+		aqm_rate_dequeue(&q->rate, skb, now);
+	return skb;
 }
 
 static struct netlink_range_validation dcn_qlen_range = {
 	.min = 1, .max = 1 << 20,
+};
+
+static struct netlink_range_validation dcn_target_range = {
+	.min = 0, .max = USEC_PER_SEC,
 };
 
 static struct netlink_range_validation dcn_tupdate_range = {
@@ -228,13 +306,20 @@ static const struct nla_policy dcn_policy[TCA_DCN_MAX + 1] = {
 	[TCA_DCN_HB_SIZE]   = NLA_POLICY_FULL_RANGE(NLA_U32, &dcn_hb_range),
 	[TCA_DCN_ECN]	    = NLA_POLICY_MAX(NLA_U8, 1),
 	[TCA_DCN_ECN_CEIL]  = AQM_NLA_POLICY_RATIO,
+	[TCA_DCN_UNUSED]    = {
+		.type = NLA_REJECT,
+		.reject_message = "attribute 13 is retired (it was a dump padding)",
+	},
+	[TCA_DCN_TARGET]    = NLA_POLICY_FULL_RANGE(NLA_U32, &dcn_target_range),
+	[TCA_DCN_FLOOR]	    = AQM_NLA_POLICY_RATIO,
 };
 
 /* Controller parameters from a configuration; nothing is changed on error. */
 static int dcn_params(const struct dcn_cfg *c, struct aqm_pi_params *p,
 		      struct netlink_ext_ack *extack)
 {
-	if (c->qref >= c->limit) {
+	/* with a time target, qref is only the start and is kept below limit */
+	if (!c->target_us && c->qref >= c->limit) {
 		NL_SET_ERR_MSG_MOD(extack, "qref must be below limit");
 		return -EINVAL;
 	}
@@ -242,7 +327,7 @@ static int dcn_params(const struct dcn_cfg *c, struct aqm_pi_params *p,
 		.tupdate = (u64)c->tupdate_us * NSEC_PER_USEC,
 		.x_min = 0,
 		.x_max = AQM_DCN_PREF_MAX,
-		.qref = c->qref,
+		.qref = min(c->qref, max_t(u32, c->limit, 2) - 1),
 		.falling = true,
 	};
 	/* AFD's form: the newest sample takes b, the previous one a */
@@ -283,10 +368,21 @@ static int dcn_change(struct Qdisc *sch, struct nlattr *opt,
 		memset(tb, 0, sizeof(tb));
 	}
 
+	if (tb[TCA_DCN_QREF] && tb[TCA_DCN_TARGET] &&
+	    nla_get_u32(tb[TCA_DCN_TARGET])) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DCN_TARGET],
+				    "give either qref (packets) or target (time), not both");
+		return -EINVAL;
+	}
 	if (tb[TCA_DCN_LIMIT])
 		c.limit = nla_get_u32(tb[TCA_DCN_LIMIT]);
-	if (tb[TCA_DCN_QREF])
+	if (tb[TCA_DCN_QREF]) {
+		/* a target in packets replaces the time target */
 		c.qref = nla_get_u32(tb[TCA_DCN_QREF]);
+		c.target_us = 0;
+	}
+	if (tb[TCA_DCN_TARGET])
+		c.target_us = nla_get_u32(tb[TCA_DCN_TARGET]);
 	err = AQM_NLA_RATIO_OPT(tb[TCA_DCN_A], &c.a, extack, "a");
 	if (err)
 		return err;
@@ -296,6 +392,17 @@ static int dcn_change(struct Qdisc *sch, struct nlattr *opt,
 	err = aqm_nla_get_ecn_ceil(tb[TCA_DCN_ECN_CEIL], &c.ecn_ceil, &ecn_ceil, extack);
 	if (err)
 		return err;
+	err = AQM_NLA_RATIO_OPT(tb[TCA_DCN_FLOOR], &c.floor, extack, "floor");
+	if (err)
+		return err;
+	/* 0, or 1/64 <= floor <= 1: num >= ceil(den / 64), without overflow */
+	if (c.floor.num &&
+	    (c.floor.num > c.floor.den ||
+	     c.floor.num < div64_u64(c.floor.den - 1, AQM_DCN_FLOOR_MIN_INV) + 1)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DCN_FLOOR],
+				    "floor must be 0 or in [1/64, 1]");
+		return -EINVAL;
+	}
 	if (tb[TCA_DCN_TUPDATE])
 		c.tupdate_us = nla_get_u32(tb[TCA_DCN_TUPDATE]);
 	if (tb[TCA_DCN_TDEC])
@@ -345,6 +452,9 @@ static int dcn_change(struct Qdisc *sch, struct nlattr *opt,
 	q->params = params;
 	q->dcn.clear_ns = (u64)c.clear_us * NSEC_PER_USEC;
 	q->dcn.threshold = c.threshold;
+	q->dcn.fwd_inc = aqm_dcn_fwd_inc(c.floor.num, c.floor.den);
+	aqm_dcn_rel_gains(&q->rel, (u64)c.target_us * NSEC_PER_USEC,
+			  params.tupdate);
 	q->ecn_ceil = ecn_ceil;
 	q->cfg = c;
 	WRITE_ONCE(sch->limit, c.limit);
@@ -378,6 +488,8 @@ static int dcn_init(struct Qdisc *sch, struct nlattr *opt,
 		.sb_size = DCN_DEF_SB_SIZE,
 		.hb_size = DCN_DEF_HB_SIZE,
 		.ecn_ceil = AQM_ECN_CEIL_DEF,
+		.floor = { DCN_DEF_FLOOR_NUM, DCN_DEF_FLOOR_DEN },
+		.target_us = DCN_DEF_TARGET_US,
 	};
 	aqm_flow_key_init(&q->key);
 	sch->limit = DCN_DEF_LIMIT;
@@ -386,6 +498,7 @@ static int dcn_init(struct Qdisc *sch, struct nlattr *opt,
 		return err;
 	q->dcn.clear_ns = (u64)q->cfg.clear_us * NSEC_PER_USEC;
 	q->dcn.threshold = q->cfg.threshold;
+	q->dcn.fwd_inc = aqm_dcn_fwd_inc(q->cfg.floor.num, q->cfg.floor.den);
 	/* without options, change() still allocates the tables */
 	err = dcn_change(sch, opt, extack);
 	if (err)
@@ -415,6 +528,7 @@ static void dcn_reset(struct Qdisc *sch)
 		aqm_ftab_reset(&q->dcn.hb);
 	aqm_pi_vars_init(&q->vars, &q->params, dcn_pref_init(q), now);
 	q->next_dec = now + (u64)q->cfg.tdec_us * NSEC_PER_USEC;
+	q->rate = (struct aqm_rate) {};
 }
 
 static int dcn_dump(struct Qdisc *sch, struct sk_buff *skb)
@@ -438,7 +552,9 @@ static int dcn_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_DCN_HB_SIZE, c->hb_size) ||
 	    nla_put_u8(skb, TCA_DCN_ECN, c->ecn) ||
 	    aqm_nla_put_ratio(skb, TCA_DCN_ECN_CEIL, c->ecn_ceil.num,
-			      c->ecn_ceil.den))
+			      c->ecn_ceil.den) ||
+	    nla_put_u32(skb, TCA_DCN_TARGET, c->target_us) ||
+	    aqm_nla_put_ratio(skb, TCA_DCN_FLOOR, c->floor.num, c->floor.den))
 		goto nla_put_failure;
 	return nla_nest_end(skb, opts);
 
@@ -469,6 +585,9 @@ static int dcn_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	st.sb_overwrites = q->dcn.sb.overwrites;
 	st.memory = aqm_sb_mem(&q->dcn.sb) + aqm_ftab_mem(&q->dcn.hb);
 	st.samples = q->vars.samples;
+	st.qref = q->params.qref;
+	st.over_pref = aqm_dcn_over(&q->dcn, q->vars.x);
+	st.rate = q->rate.pps;
 	sch_tree_unlock(sch);
 	return gnet_stats_copy_app(d, &st, sizeof(st));
 }

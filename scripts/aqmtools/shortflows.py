@@ -24,12 +24,23 @@ _HDR = struct.Struct("!II")
 _PAYLOAD = 1000
 
 
+# the source ports of send()'s flows: SPORT_BASE + flow number, each flow
+# its own (the kernel's own choice may give two flows in a row the same
+# port, hence the same 5-tuple: one flow of twice the packets)
+SPORT_BASE = 30000
+
+
 def send(host: str, port: int, flows: int, pkts: int, interval: float) -> int:
-    """Send flows of pkts datagrams, one flow every interval seconds."""
+    """Send flows of pkts datagrams, one flow every interval seconds, each
+    from its own source port."""
     fam = socket.AF_INET6 if ":" in host else socket.AF_INET
+    if not 0 < flows <= 65535 - SPORT_BASE:
+        raise ValueError(f"flows must be 1..{65535 - SPORT_BASE}")
     sent = 0
     for flow in range(flows):
         with socket.socket(fam, socket.SOCK_DGRAM) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind(("", SPORT_BASE + flow))
             for seq in range(pkts):
                 s.sendto(_HDR.pack(flow, seq) + bytes(_PAYLOAD - _HDR.size), (host, port))
                 sent += 1

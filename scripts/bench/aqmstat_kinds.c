@@ -70,6 +70,11 @@ static void dec_dcn(struct rec *r, const void *data, size_t len)
 	rec_u64(r, "early_drops", st.early_drops);
 	rec_u64(r, "forced_drops", st.forced_drops);
 	rec_u64(r, "marks", st.marks);
+	rec_u64(r, "qref", st.qref);
+	/* the departure rate travels in 1/256 packets per second */
+	rec_dbl(r, "rate", st.rate / 256.0);
+	rec_u64(r, "over_pref", st.over_pref);
+	rec_u64(r, "penalty_drops", st.penalty_drops);
 }
 
 static void dec_blue(struct rec *r, const void *data, size_t len)
@@ -180,7 +185,7 @@ static void dec_hhf(struct rec *r, const void *data, size_t len)
 
 static const struct aqm_kind aqm_kinds[] = {
 	{ "pi", dec_pi, "marks", { "prob", "qlen_sampled" } },
-	{ "dcn", dec_dcn, "marks", { "pref", "hb_flows", "qlen_sampled" } },
+	{ "dcn", dec_dcn, "marks", { "pref", "hb_flows", "qref" } },
 	{ "blue", dec_blue, "marks", { "p_m" } },
 	{ "sfb", dec_sfb, "marked", { "avgprob", "maxprob" } },
 	{ "red", dec_red, "marked", { "early", "pdrop" } },

@@ -43,8 +43,9 @@ def test_shipped_experiments_load() -> None:
         exp = load(f.read_text())
         assert exp.name == f.stem
         kinds = {q.kind for q in exp.qdiscs}
-        # the comparison of issue 12: the project's and Linux's AQMs
-        assert {"pfifo", "pi", "dcn", "blue", "red", "pie", "codel", "fq_codel"} <= kinds
+        if f.stem in ("short", "full"):
+            # the comparison of issue 12: the project's and Linux's AQMs
+            assert {"pfifo", "pi", "dcn", "blue", "red", "pie", "codel", "fq_codel"} <= kinds
 
 
 def test_rates() -> None:

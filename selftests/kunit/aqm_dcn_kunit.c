@@ -3,12 +3,15 @@
  * KUnit suite for DCN's per-packet core (include/net/aqm_dcn.h): the
  * classification of Figure 3 of "Taming the elephants", the early
  * notification probability 1 - pref/pktcount of section 3.2, the Tdec
- * decay (lazy, per flow on its arrival, with a bounded sweep) and the
- * anti-windup cap.
+ * decay (lazy, per flow on its arrival, with a bounded sweep), the
+ * anti-windup cap, the floor (what pktcount counts) and the departure rate
+ * that converts a time target to packets (include/net/aqm_rate.h).
  */
 #include <kunit/test.h>
 #include <linux/module.h>
+#include <linux/skbuff.h>
 #include <net/aqm_dcn.h>
+#include <net/aqm_rate.h>
 
 #define PKT(x)		((s64)(x) << AQM_PI_SHIFT)
 #define MS		1000000ULL
@@ -378,6 +381,237 @@ static void aqm_dcn_pref_cap_test(struct kunit *test)
 	dcn_teardown(&d);
 }
 
+/* What a forwarded packet adds: AQM_PI_ONE / floor; 0 counts arrivals. */
+static void aqm_dcn_fwd_inc_test(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, aqm_dcn_fwd_inc(0, 1), 0LL);
+	KUNIT_EXPECT_EQ(test, aqm_dcn_fwd_inc(1, 1), PKT(1));
+	KUNIT_EXPECT_EQ(test, aqm_dcn_fwd_inc(1, 2), PKT(2));
+	KUNIT_EXPECT_EQ(test, aqm_dcn_fwd_inc(3, 4), PKT(4) / 3);
+	KUNIT_EXPECT_EQ(test, aqm_dcn_fwd_inc(1, AQM_DCN_FLOOR_MIN_INV),
+			PKT(AQM_DCN_FLOOR_MIN_INV));
+}
+
+/*
+ * An unresponsive flow sending @send packets per Tdec with pref = 10:
+ * the packets it gets through per Tdec over periods 40-79 (in the steady
+ * state), for a floor of @num/@den (0: arrival counting).
+ */
+static u32 dcn_unresponsive(struct kunit *test, u64 num, u64 den, u32 send)
+{
+	const s64 pref = PKT(10);
+	struct aqm_ftab_entry *e;
+	u32 rnd = 12345, fwd = 0, p, i;
+	struct aqm_dcn d;
+	u64 t = 0;
+
+	dcn_setup(test, &d, 64, 16);
+	d.fwd_inc = aqm_dcn_fwd_inc(num, den);
+	for (p = 0; p < 80; p++) {
+		if (p)
+			aqm_dcn_tick(&d, pref, 1);
+		for (i = 0; i < send; i++) {
+			e = aqm_dcn_classify(&d, FLOW_A, t += MS, pref);
+			rnd = rnd * 1664525 + 1013904223;
+			if (e && aqm_dcn_hit(&d, e, pref, rnd))
+				continue;
+			if (e)
+				aqm_dcn_forwarded(&d, e);
+			fwd += p >= 40;
+		}
+	}
+	/* above its share it never leaves HB */
+	if (send > 10)
+		KUNIT_EXPECT_EQ(test, d.removals, 0ULL);
+	dcn_teardown(&d);
+	return fwd;
+}
+
+/*
+ * The floor: a flow sending four times pref keeps floor * pref per Tdec
+ * (40 periods: 400 packets at floor 1, 200 at 1/2); counting arrivals it
+ * is cut off. The bounds are 10% either side.
+ */
+static void aqm_dcn_floor_test(struct kunit *test)
+{
+	u32 fwd;
+
+	fwd = dcn_unresponsive(test, 1, 1, 40);
+	KUNIT_EXPECT_GE(test, fwd, 360U);
+	KUNIT_EXPECT_LE(test, fwd, 440U);
+	fwd = dcn_unresponsive(test, 1, 2, 40);
+	KUNIT_EXPECT_GE(test, fwd, 180U);
+	KUNIT_EXPECT_LE(test, fwd, 220U);
+	/* section 3.2's arrival counting: pktcount grows by 30 a period,
+	 * so the flow keeps 10 / (30 p) of its packets, under 1% in all
+	 */
+	fwd = dcn_unresponsive(test, 0, 1, 40);
+	KUNIT_EXPECT_LE(test, fwd, 16U);
+	/* a flow below its share is never notified, at any floor */
+	KUNIT_EXPECT_EQ(test, dcn_unresponsive(test, 1, 1, 9), 40U * 9);
+}
+
+/* Departure rate: busy departures over their time, 1/256 packet/s. */
+static void aqm_dcn_rate_sample(struct kunit *test)
+{
+	struct aqm_rate r = {};
+
+	/* 16 departures 1.2 ms apart: 833.33 packets/s (1500 bytes at
+	 * 10 Mbit/s)
+	 */
+	KUNIT_EXPECT_EQ(test, aqm_rate_sample(16, 16 * 1200000ULL), 213333ULL);
+	/* the time target in packets: 10 ms at 833.33/s is 8.33 */
+	r.pps = 213333;
+	KUNIT_EXPECT_EQ(test, aqm_rate_packets(&r, 10 * MS), 8ULL);
+	/* 4 Mbit/s: 333.33/s, 10 ms -> 3; 10 Gbit/s: 833333/s, 10 ms -> 8333 */
+	r.pps = aqm_rate_sample(16, 48 * MS);
+	KUNIT_EXPECT_EQ(test, aqm_rate_packets(&r, 10 * MS), 3ULL);
+	r.pps = aqm_rate_sample(16, 19200);
+	KUNIT_EXPECT_EQ(test, aqm_rate_packets(&r, 10 * MS), 8333ULL);
+}
+
+/*
+ * @n departures every @gap ns from @t on, of packets that were all queued
+ * before the first of them (a busy link)
+ */
+static u64 dcn_depart(struct aqm_rate *r, struct sk_buff *skb, u64 t,
+		      int n, u64 gap)
+{
+	int i;
+
+	aqm_rate_enqueue(skb, t);
+	for (i = 0; i < n; i++)
+		aqm_rate_dequeue(r, skb, t += gap);
+	return t;
+}
+
+/* The estimate sees busy time only, and follows a change of rate. */
+static void aqm_dcn_rate_ewma(struct kunit *test)
+{
+	struct sk_buff *skb = alloc_skb(0, GFP_KERNEL);
+	struct aqm_rate r = {};
+	u64 t = 1000 * MS;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	/* the first departure of a busy stretch starts it: 16 intervals
+	 * need 17 departures, and the first sample is taken as it is
+	 */
+	t = dcn_depart(&r, skb, t, 16, 1200000);
+	KUNIT_EXPECT_EQ(test, r.samples, 0ULL);
+	t = dcn_depart(&r, skb, t, 1, 1200000);
+	KUNIT_EXPECT_EQ(test, r.samples, 1ULL);
+	KUNIT_EXPECT_EQ(test, r.pps, 213333ULL);
+	/* a second of idleness, then packets that each found the queue
+	 * empty: no sample, and the idle time is not counted
+	 */
+	for (i = 0; i < 40; i++) {
+		t += 1000 * MS;
+		aqm_rate_enqueue(skb, t);
+		aqm_rate_dequeue(&r, skb, t + MS);
+	}
+	KUNIT_EXPECT_EQ(test, r.samples, 1ULL);
+	KUNIT_EXPECT_EQ(test, r.pps, 213333ULL);
+	/* the rate halves: after 32 samples within 2% of the new one */
+	for (i = 0; i < 32; i++)
+		t = dcn_depart(&r, skb, t, AQM_RATE_PKTS, 2400000);
+	KUNIT_EXPECT_EQ(test, r.samples, 33ULL);
+	KUNIT_EXPECT_GE(test, r.pps, 106666ULL);
+	KUNIT_EXPECT_LE(test, r.pps, 106666ULL * 102 / 100);
+	kfree_skb(skb);
+}
+
+/* The relative law's gains from the target: a = 4.2 T_q, b - a = 9 T_q T. */
+static void aqm_dcn_rel_gains_test(struct kunit *test)
+{
+	struct aqm_dcn_rel g;
+
+	aqm_dcn_rel_gains(&g, 10 * MS, 10 * MS);
+	/* 0.042 and 0.0009 of 2^32, rounded down */
+	KUNIT_EXPECT_EQ(test, g.a, 180388626ULL);
+	KUNIT_EXPECT_EQ(test, g.b - g.a, 3865470ULL);
+	/* twice the target: a twice, b - a twice */
+	aqm_dcn_rel_gains(&g, 20 * MS, 10 * MS);
+	KUNIT_EXPECT_EQ(test, g.a, 360777252ULL);
+	KUNIT_EXPECT_EQ(test, g.b - g.a, 7730941ULL);
+}
+
+static void dcn_rel_vars(struct aqm_pi_vars *v, s64 x, u32 qold)
+{
+	*v = (struct aqm_pi_vars) { .x = x, .qold = qold };
+}
+
+/*
+ * The relative law: pref(k) = pref(k-1) (1 - b r(k) + a r(k-1)). At the
+ * target nothing moves; a queue of twice the target takes b of pref; the
+ * same queues move a small and a large pref by the same fraction.
+ */
+static void aqm_dcn_rel_law(struct kunit *test)
+{
+	struct aqm_pi_vars v, w;
+	struct aqm_dcn_rel g;
+
+	aqm_dcn_rel_gains(&g, 10 * MS, 10 * MS);
+	dcn_rel_vars(&v, PKT(40), 8);
+	aqm_dcn_rel_sample(&g, &v, AQM_DCN_PREF_MAX, 8, 8, 1);
+	KUNIT_EXPECT_EQ(test, v.x, PKT(40));
+	KUNIT_EXPECT_EQ(test, v.samples, 1ULL);
+	aqm_dcn_rel_sample(&g, &v, AQM_DCN_PREF_MAX, 16, 8, 1);
+	KUNIT_EXPECT_EQ(test, v.x, PKT(40) - (s64)mul_u64_u64_shr(g.b, PKT(40), 32));
+	KUNIT_EXPECT_EQ(test, v.qold, 16U);
+
+	/* scale free: 10 and 10000 packets follow the same fractions */
+	dcn_rel_vars(&v, PKT(10), 0);
+	dcn_rel_vars(&w, PKT(10000), 0);
+	aqm_dcn_rel_sample(&g, &v, AQM_DCN_PREF_MAX, 30, 8, 1);
+	aqm_dcn_rel_sample(&g, &w, AQM_DCN_PREF_MAX, 30, 8, 1);
+	aqm_dcn_rel_sample(&g, &v, AQM_DCN_PREF_MAX, 3, 8, 5);
+	aqm_dcn_rel_sample(&g, &w, AQM_DCN_PREF_MAX, 3, 8, 5);
+	KUNIT_EXPECT_LT(test, v.x, PKT(10));
+	/* equal to the rounding of a few products (2^-32 packet each) */
+	KUNIT_EXPECT_LE(test, abs(div64_s64(w.x, 1000) - v.x), 16LL);
+}
+
+/*
+ * Samples missed at one queue length, in closed form, equal the samples
+ * taken one by one (to 2^-20 of pref); a burst moves pref by at most half
+ * per sample; pref stays above AQM_DCN_REL_XMIN; with HB empty (the cap at
+ * pref) an idle link does not raise it.
+ */
+static void aqm_dcn_rel_catch_up(struct kunit *test)
+{
+	struct aqm_pi_vars v, w;
+	struct aqm_dcn_rel g;
+	s64 diff;
+	int i;
+
+	aqm_dcn_rel_gains(&g, 10 * MS, 10 * MS);
+	dcn_rel_vars(&v, PKT(25), 12);
+	dcn_rel_vars(&w, PKT(25), 12);
+	aqm_dcn_rel_sample(&g, &v, AQM_DCN_PREF_MAX, 0, 8, 301);
+	for (i = 0; i < 301; i++)
+		aqm_dcn_rel_sample(&g, &w, AQM_DCN_PREF_MAX, 0, 8, 1);
+	KUNIT_EXPECT_EQ(test, v.samples, 301ULL);
+	diff = v.x - w.x;
+	KUNIT_EXPECT_LE(test, abs(diff), w.x >> 20);
+	/* (1 + 0.0009)^300 (1.31) after a first step of 1 + b + a/2 */
+	KUNIT_EXPECT_GT(test, v.x, PKT(25) * 13 / 10);
+	KUNIT_EXPECT_LT(test, v.x, PKT(25) * 14 / 10);
+
+	/* the largest queue moves pref by half, not to 0 */
+	dcn_rel_vars(&v, PKT(100), 8);
+	aqm_dcn_rel_sample(&g, &v, AQM_DCN_PREF_MAX, 1000, 8, 1);
+	KUNIT_EXPECT_EQ(test, v.x, PKT(50));
+	/* from 0 (the paper's law may leave it there) it restarts at XMIN */
+	dcn_rel_vars(&v, 0, 8);
+	aqm_dcn_rel_sample(&g, &v, AQM_DCN_PREF_MAX, 1000, 8, 1000);
+	KUNIT_EXPECT_EQ(test, v.x, AQM_DCN_REL_XMIN);
+	/* anti-windup: HB empty, idle for 10 s */
+	dcn_rel_vars(&v, PKT(30), 0);
+	aqm_dcn_rel_sample(&g, &v, PKT(30), 0, 8, 1000);
+	KUNIT_EXPECT_EQ(test, v.x, PKT(30));
+}
+
 static struct kunit_case aqm_dcn_cases[] = {
 	KUNIT_CASE(aqm_dcn_promotion),
 	KUNIT_CASE(aqm_dcn_clearing_interval),
@@ -392,6 +626,13 @@ static struct kunit_case aqm_dcn_cases[] = {
 	KUNIT_CASE(aqm_dcn_cost_64),
 	KUNIT_CASE(aqm_dcn_cost_131072),
 	KUNIT_CASE(aqm_dcn_pref_cap_test),
+	KUNIT_CASE(aqm_dcn_fwd_inc_test),
+	KUNIT_CASE(aqm_dcn_floor_test),
+	KUNIT_CASE(aqm_dcn_rate_sample),
+	KUNIT_CASE(aqm_dcn_rate_ewma),
+	KUNIT_CASE(aqm_dcn_rel_gains_test),
+	KUNIT_CASE(aqm_dcn_rel_law),
+	KUNIT_CASE(aqm_dcn_rel_catch_up),
 	{}
 };
 

@@ -9,7 +9,10 @@
 #  - the PI controller keeps the queue near qref: not far above it, and
 #    not far below (DCN must not starve the link);
 #  - once the long flows end they leave HB;
-#  - a flow that slows down leaves HB while it still sends.
+#  - a flow that slows down leaves HB while it still sends;
+#  - with the default time target (10 ms) qref follows the measured
+#    departure rate (about 825 packets/s of 1514-byte frames at 10 Mbit/s,
+#    so 8 packets), and the PI controller keeps the mean queue near it.
 # The figures in the comments were measured in the TCG test VM; the bounds
 # leave a margin. python3 takes 1.5 s to start there, so snapshots are
 # saved and read by one python3 at the end.
@@ -34,7 +37,7 @@ shortflows() {
 	ip netns exec "$ns" env PYTHONPATH="$top/scripts" python3 -m aqmtools.shortflows "$@"
 }
 
-tap_plan 16
+tap_plan 22
 dumbbell_setup 40
 trap 'dumbbell_cleanup; rm -rf "$tmp"' EXIT
 
@@ -74,6 +77,8 @@ echo "# t=${SECONDS}s load done" >&2
 
 sleep 3
 snap after1
+# (after1/after2 read the phase above; the target phase follows the pace
+# phase below)
 # anti-windup: with HB empty pref does not climb on an idle link
 sleep 2
 snap after2
@@ -104,6 +109,15 @@ shortflows "$NS_SND" pace "$RCV_IP" 7001 40000 5 5 >/dev/null
 snap slow
 echo "# t=${SECONDS}s pace done" >&2
 
+# the default time target: 4 long flows for 16 s, sampled from 6 s on
+dumbbell_qdisc dcn
+iperf_run 16 4 >/dev/null &
+iperf=$!
+sleep 6
+leaf_sampler 8 >"$tmp/target.jl"
+wait "$iperf"
+echo "# t=${SECONDS}s target done" >&2
+
 # --- read every snapshot with one python3 ------------------------------------
 eval "$(PYTHONPATH="$AQM_PYTHONPATH" python3 - "$tmp" <<'PY'
 import json, sys
@@ -118,6 +132,13 @@ for n in ("below", "at", "short", "load", "after1", "after2", "slow"):
 q = [x["qlen"] for x in leaf_samples(f"{d}/load.jl")]
 out["qmean"] = round(sum(q) / max(len(q), 1), 1)
 out["qn"] = len(q)
+t = leaf_samples(f"{d}/target.jl")
+qt = [x["qlen"] for x in t]
+out["tqmean"] = round(sum(qt) / max(len(qt), 1), 1)
+out["tn"] = len(t)
+# the controller's qref and the rate, as the last sample under load saw them
+out["tqref"] = t[-1].get("qref", -1) if t else -1
+out["trate"] = round(t[-1].get("rate", -1)) if t else -1
 for k, v in out.items():
     print(f"{k}={v}")
 PY
@@ -126,11 +147,15 @@ PY
 {
 	echo "# threshold $THRESHOLD: promotions $below_promotions after $((THRESHOLD - 1))" \
 		"packets, $at_promotions after $THRESHOLD more"
+	echo "# short flows alone: promotions $short_promotions, sb_overwrites" \
+		"$short_sb_overwrites, hb_flows $short_hb_flows"
 	echo "# short flows: sent $sent got $got ($flows flows); early $load_early_drops" \
 		"forced $load_forced_drops mean qlen $qmean ($qn samples)"
 	echo "# after: hb_flows $after1_hb_flows removals $after1_removals pref $after1_pref" \
 		"-> $after2_pref; pace: $fast_pps packets/s, in HB in $fast_in_hb of" \
 		"$fast_samples samples while fast, hb_flows $slow_hb_flows after the slow phase"
+	echo "# target 10ms: qref $tqref packets at $trate packets/s, mean qlen $tqmean" \
+		"($tn samples)"
 } >&2
 
 # shellcheck disable=SC2154
@@ -161,5 +186,17 @@ PY
 	tap_cmp "a flow above the link rate is in HB (samples of $fast_samples)" \
 		"$fast_in_hb" "==" "$fast_samples"
 	tap_cmp "the same flow leaves HB after slowing down" "$slow_hb_flows" "==" 0
+
+	# 10 Mbit/s of 1514-byte frames: 825 packets/s
+	tap_cmp "target: the measured departure rate is the link's, not below (packets/s)" \
+		"$trate" ">=" 700
+	tap_cmp "target: the measured departure rate is the link's, not above (packets/s)" \
+		"$trate" "<=" 950
+	tap_cmp "target: qref = 10 ms x the rate (packets), not below" "$tqref" ">=" 7
+	tap_cmp "target: qref = 10 ms x the rate (packets), not above" "$tqref" "<=" 9
+	tap_cmp "target: the mean queue is held near qref, not far above (packets)" \
+		"$tqmean" "<=" 20
+	tap_cmp "target: the mean queue is held near qref, not far below (packets)" \
+		"$tqmean" ">=" 2
 }
 tap_exit

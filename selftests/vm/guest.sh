@@ -6,8 +6,9 @@
 # result rather than nothing.
 #
 # Usage: guest.sh OUT [STAGE...]
-#   STAGE: kunit, net, tdc (default: all three), or net:NAME for the one
-#   selftest selftests/net/NAME.sh
+#   STAGE: kunit, net, tdc (default: all three), net:NAME for the one
+#   selftest selftests/net/NAME.sh, or tdc:NAME for the cases of
+#   selftests/tc-tests/NAME.json
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -116,9 +117,13 @@ for t in "$top"/selftests/net/*.sh; do
 done
 
 # --- tc-testing: the kernel's tdc.py runs our JSON cases -----------------
-if has_stage tdc; then
+cases=()
+for s in "${stages[@]}"; do
+	[ "${s#tdc:}" = "$s" ] || cases+=("$top/selftests/tc-tests/${s#tdc:}.json")
+done
+has_stage tdc && cases=("$top"/selftests/tc-tests/*.json)
+if [ ${#cases[@]} -gt 0 ]; then
 	t0=$(date +%s)
-	cases=("$top"/selftests/tc-tests/*.json)
 	work=$(mktemp -d)
 	cp -r "$kdir/tools/testing/selftests/tc-testing/." "$work/"
 	cat >"$work/tdc_config_local.py" <<-PY

@@ -99,6 +99,9 @@ enum {
 	TCA_DCN_HB_SIZE,	/* u32: HB capacity, flows */
 	TCA_DCN_ECN,		/* u8, 0 or 1: CE-mark ECT packets */
 	TCA_DCN_ECN_CEIL,	/* ratio in [0, 1]: mark only while p <= it */
+	TCA_DCN_UNUSED,		/* retired (a dump padding once): refused */
+	TCA_DCN_TARGET,		/* u32, us: queue target in time; 0: qref */
+	TCA_DCN_FLOOR,		/* ratio, 0 or in [1/64, 1]: share an HB flow keeps */
 	__TCA_DCN_MAX
 };
 
@@ -121,6 +124,15 @@ enum {
  * @sb_overwrites:	SB slots taken over by a colliding flow
  * @memory:		bytes allocated for SB and HB
  * @samples:		controller samples taken
+ * @qref:		queue target in use, packets (target * rate, or qref)
+ * @over_pref:		HB flows whose pktcount is above pref now
+ * @rate:		measured departure rate, packets/s, in 1/256 packets
+ * @penalty_drops:	early drops at a drop probability of 1/2 or more
+ *			(pktcount >= 2 pref): flows held to at most half of
+ *			what they send
+ *
+ * The last four came with the time target and the floor; a dump from an
+ * older module is shorter.
  */
 struct tc_dcn_xstats {
 	__u32	pref;
@@ -138,6 +150,10 @@ struct tc_dcn_xstats {
 	__u64	sb_overwrites;
 	__u64	memory;
 	__u64	samples;
+	__u32	qref;
+	__u32	over_pref;
+	__u64	rate;
+	__u64	penalty_drops;
 };
 
 /* BLUE (Feng et al., "The BLUE active queue management algorithms", Fig. 3) */

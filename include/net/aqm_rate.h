@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * aqm_rate.h - departure rate of a FIFO qdisc, measured while its queue is
+ * busy, for the qdiscs whose queue target is a time (dcn's target; afd can
+ * use it the same way). Header-only: no module dependency.
+ *
+ * A queue target in packets suits one link rate only (24 packets are 2.9 ms
+ * at 100 Mbit/s and 72 ms at 4 Mbit/s). With a target in time the owner
+ * converts it to packets with the rate at which its queue drains:
+ *
+ *   qref = target * rate
+ *
+ * and keeps running its controller on the queue length in packets.
+ *
+ * The rate is measured, not configured: the link may be shaped by a parent
+ * (htb, tbf), shared with sibling classes or change with the medium. Every
+ * packet carries in its qdisc_skb_cb the time it was enqueued. When a packet
+ * leaves that was already queued when the one before it left, the link was
+ * busy the whole time between the two departures, and that interval is one
+ * packet's service time. The intervals are summed over AQM_RATE_PKTS such
+ * departures, and
+ *
+ *   sample = AQM_RATE_PKTS / (sum of the intervals)     (packets per second)
+ *
+ * is averaged with weight 1/8 (AQM_RATE_EWMA_SHIFT). Idle time never enters
+ * a sample: a packet that found the queue empty starts no interval. This is
+ * what PIE measures over a cycle of dequeued bytes that begins with a queue
+ * of 16 KB (RFC 8033, section 5.2), taken here from any busy stretch, even a
+ * short one, which matters at low rates where a queue held at the target is
+ * only a few packets long. (The packets' sojourn times would not do: a
+ * packet that found n packets ahead waits n service times plus part of the
+ * one under way, so n / sojourn reads the rate low, by a third at n = 1.)
+ *
+ * Units: packets per second in fixed point with AQM_RATE_SHIFT = 8
+ * fractional bits (1/256 packet/s). Cost per packet: one ktime read at
+ * enqueue (the qdisc already takes one) and a compare and an add at
+ * dequeue; one division per AQM_RATE_PKTS busy departures.
+ */
+#ifndef __NET_AQM_RATE_H
+#define __NET_AQM_RATE_H
+
+#include <linux/math64.h>
+#include <linux/skbuff.h>
+#include <linux/time64.h>
+#include <net/sch_generic.h>
+
+#define AQM_RATE_SHIFT		8
+#define AQM_RATE_EWMA_SHIFT	3
+#define AQM_RATE_PKTS		16
+
+/**
+ * struct aqm_rate_cb - what a packet carries in qdisc_skb_cb()->data
+ * @enq_ns:	ktime_get_ns() at enqueue
+ */
+struct aqm_rate_cb {
+	u64 enq_ns;
+};
+
+/**
+ * struct aqm_rate - departure rate estimate of one queue
+ * @pps:	packets per second, 2^-AQM_RATE_SHIFT units; 0: no sample yet
+ * @samples:	samples taken
+ * @last_ns:	time of the last departure
+ * @busy_ns:	busy intervals summed since the last sample
+ * @busy_pkts:	number of those intervals
+ */
+struct aqm_rate {
+	u64 pps;
+	u64 samples;
+	u64 last_ns;
+	u64 busy_ns;
+	u32 busy_pkts;
+};
+
+static inline struct aqm_rate_cb *aqm_rate_cb(const struct sk_buff *skb)
+{
+	qdisc_cb_private_validate(skb, sizeof(struct aqm_rate_cb));
+	return (struct aqm_rate_cb *)qdisc_skb_cb(skb)->data;
+}
+
+/**
+ * aqm_rate_enqueue() - stamp a packet as it joins the queue
+ * @skb:	the packet
+ * @now:	ktime_get_ns()
+ */
+static inline void aqm_rate_enqueue(struct sk_buff *skb, u64 now)
+{
+	aqm_rate_cb(skb)->enq_ns = now;
+}
+
+/**
+ * aqm_rate_sample() - packets per second of @pkts departures in @ns
+ * @pkts:	departures, < 2^16
+ * @ns:		their busy time, > 0
+ *
+ * Return: @pkts / @ns in packets per second, 2^-AQM_RATE_SHIFT units
+ * (the numerator is below 2^54).
+ */
+static inline u64 aqm_rate_sample(u32 pkts, u64 ns)
+{
+	return div64_u64(((u64)pkts * NSEC_PER_SEC) << AQM_RATE_SHIFT, ns);
+}
+
+/**
+ * aqm_rate_dequeue() - account a departure
+ * @r:		the estimate
+ * @skb:	the leaving packet, stamped by aqm_rate_enqueue()
+ * @now:	ktime_get_ns()
+ */
+static inline void aqm_rate_dequeue(struct aqm_rate *r,
+				    const struct sk_buff *skb, u64 now)
+{
+	u64 s;
+
+	if (aqm_rate_cb(skb)->enq_ns <= r->last_ns && now > r->last_ns) {
+		/* queued when the previous packet left: a busy interval */
+		r->busy_ns += now - r->last_ns;
+		if (++r->busy_pkts == AQM_RATE_PKTS) {
+			s = aqm_rate_sample(r->busy_pkts, r->busy_ns);
+			if (!r->samples)
+				r->pps = s;
+			else if (s >= r->pps)
+				r->pps += (s - r->pps) >> AQM_RATE_EWMA_SHIFT;
+			else
+				r->pps -= (r->pps - s) >> AQM_RATE_EWMA_SHIFT;
+			r->samples++;
+			r->busy_ns = 0;
+			r->busy_pkts = 0;
+		}
+	}
+	r->last_ns = now;
+}
+
+/**
+ * aqm_rate_packets() - packets that leave in @ns at the estimated rate
+ * @r:		the estimate
+ * @ns:		a time, ns
+ *
+ * Return: @ns * rate, rounded down; 0 before the first sample.
+ */
+static inline u64 aqm_rate_packets(const struct aqm_rate *r, u64 ns)
+{
+	return mul_u64_u64_div_u64(r->pps, ns,
+				   (u64)NSEC_PER_SEC << AQM_RATE_SHIFT);
+}
+
+#endif /* __NET_AQM_RATE_H */

@@ -21,6 +21,7 @@ dst="$AQM_TOP/docs/results/$name"
 rm -rf "$dst"
 mkdir -p "$dst"
 
+exp_name=$(sed -n 's/^name = "\(.*\)"$/\1/p' "$src/experiment.toml")
 commit=$(cat "$src/commit" 2>/dev/null || echo "unknown (no $src/commit)")
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 accel=$(grep -ho 'booting [^ ]* with [a-z]*' "$src/vm.log" 2>/dev/null | awk '{ print $NF }' | tail -n 1)
@@ -29,7 +30,7 @@ accel=$(grep -ho 'booting [^ ]* with [a-z]*' "$src/vm.log" 2>/dev/null | awk '{ 
 	echo "Measured $(date -u -r "$src/summary.md" +%Y-%m-%d) on $(nproc) cores ($cpu)," \
 		"$(free -g | awk '/^Mem:/ { print $2 }') GiB, test VM with ${accel:-unknown}" \
 		"acceleration, commit $commit." \
-		"Rerun: \`scripts/bench.sh scripts/bench/experiments/$(basename "$src").toml\`" \
+		"Rerun: \`scripts/bench.sh scripts/bench/experiments/$exp_name.toml\`" \
 		"(the experiment is \`experiment.toml\` here)."
 	[ -z "$note" ] || { echo; echo "$note"; }
 	echo

@@ -172,6 +172,23 @@ def size_table(group: list[Run]) -> list[str]:
     return [*lines, ""]
 
 
+def long_flows_table(group: list[Run]) -> list[str]:
+    """The goodput (Mbit/s) of each long TCP flow and each UDP flow."""
+    if not any(r.goodputs or r.udp for r in group):
+        return []
+    lines = [
+        "Long flows, goodput (Mbit/s):",
+        "",
+        "| qdisc | TCP flows | UDP flows |",
+        "|---|---|---|",
+    ]
+    for r in group:
+        tcp = ", ".join(f"{x / 1e6:.2f}" for x in r.goodputs) or "-"
+        udp = ", ".join(f"{x / 1e6:.2f}" for x in r.udp) or "-"
+        lines.append(f"| {r.meta['qdisc']} | {tcp} | {udp} |")
+    return [*lines, ""]
+
+
 def table1(runs: list[Run]) -> list[str]:
     """The DCN paper's table 1: per qdisc and load, loss %, completed
     exchanges and Mbit/s without and with ECN side by side ("-" where a
@@ -256,14 +273,7 @@ def summary(runs: list[Run], plots: dict[tuple[float, bool], list[str]]) -> str:
         lines.append("")
         lines += rtt_table(group)
         lines += size_table(group)
-        if any(r.goodputs or r.udp for r in group):
-            lines += ["Long flows, goodput (Mbit/s):", "", "| qdisc | TCP flows | UDP flows |"]
-            lines.append("|---|---|---|")
-            for r in group:
-                tcp = ", ".join(f"{x / 1e6:.2f}" for x in r.goodputs) or "-"
-                udp = ", ".join(f"{x / 1e6:.2f}" for x in r.udp) or "-"
-                lines.append(f"| {r.meta['qdisc']} | {tcp} | {udp} |")
-            lines.append("")
+        lines += long_flows_table(group)
         for r in group:
             for name, text in sorted(r.flent.items()):
                 lines += [f"flent {name}, {r.meta['qdisc']}:", "", "```", text.rstrip(), "```", ""]

@@ -252,8 +252,11 @@ static inline u32 aqm_dcn_settle(struct aqm_dcn *d, s64 pref)
  * queue target in time the controller runs on the relative queue error
  * r = (q - qref) / qref and moves pref in proportion to itself:
  *
- *   pref(k) = pref(k-1) * (1 - b r(k) + a r(k-1))
+ *   pref(k) = pref(k-1) * f(b r(k) - a r(k-1)),
+ *   f(d) = 1 / (1 + d) for d >= 0, 1 - d for d < 0
  *
+ * (f(d) is about 1 - d for small d; aqm_dcn_rel_factor() says why not
+ * 1 - d itself).
  * While the HB flows are held at pref they bring about the link's rate, so
  * a relative change of pref moves the queue in proportion to the rate and
  * the queue's delay obeys a loop that depends neither on the rate nor on
@@ -266,10 +269,11 @@ static inline u32 aqm_dcn_settle(struct aqm_dcn *d, s64 pref)
  *   a = 2 * 0.7 * w0 * T_q = 4.2/s * T_q,   b - a = w0^2 * T_q * T = 9/s^2 * T_q * T
  *
  * (10 ms target, 10 ms samples: a = 0.042, b = 0.0429). r is clamped to
- * [-1, AQM_DCN_REL_RMAX] and one sample moves pref by at most half, so
- * that one burst cannot crash it; pref stays above AQM_DCN_REL_XMIN so that
+ * [-1, AQM_DCN_REL_RMAX] and one sample moves pref by a factor of at most
+ * 1.5 either way (aqm_dcn_rel_factor()), so that one burst cannot crash it; pref stays above AQM_DCN_REL_XMIN so that
  * it can grow back. Samples missed while the queue did not change (idle
- * periods) are applied in closed form, (1 - (b - a) r)^n by squaring.
+ * periods) are applied in closed form, the factor of (b - a) r to the n,
+ * by squaring.
  *
  * Gains are Q32 (AQM_PI_ONE = 1.0).
  */
@@ -321,11 +325,22 @@ static inline s64 aqm_dcn_rel_term(u64 g, s64 r)
 	return r < 0 ? -(s64)t : (s64)t;
 }
 
-/* x (1 - d), d in Q32 clamped to [-1/2, 1/2] */
-static inline s64 aqm_dcn_rel_step(s64 x, s64 d)
+/*
+ * The factor of one step d, Q32: 1 / (1 + d) for d >= 0, 1 - d below, d
+ * clamped to [-1/2, 1/2]. A step down and the same step up cancel, so a
+ * burst that comes and goes leaves pref where it was but for the integral
+ * part (b - a) r. The plain factor 1 - d loses d^2 on every such pair and
+ * a quarter of pref on a burst of r >= 12 (x 0.5, then x 1.5): measured on
+ * the emulated WAN, bursts of short flows ratcheted pref down to about 30
+ * packets per Tdec and the HB flows lost 8.0% of the packets at 90% load,
+ * 6.4% with the symmetric step.
+ */
+static inline u64 aqm_dcn_rel_factor(s64 d)
 {
 	d = clamp_t(s64, d, -AQM_PI_ONE / 2, AQM_PI_ONE / 2);
-	return x - (s64)mul_s64_u64_shr(d, (u64)x, AQM_PI_SHIFT);
+	if (d < 0)
+		return (u64)(AQM_PI_ONE - d);
+	return mul_u64_u64_div_u64(AQM_PI_ONE, AQM_PI_ONE, AQM_PI_ONE + d);
 }
 
 /* a b / 2^32 for Q32 values, saturating at 2^53 */
@@ -372,12 +387,12 @@ static inline void aqm_dcn_rel_sample(const struct aqm_dcn_rel *g,
 	s64 d;
 
 	d = aqm_dcn_rel_term(g->b, r) - aqm_dcn_rel_term(g->a, rold);
-	x = aqm_dcn_rel_step(x, d);
+	x = aqm_dcn_rel_pow(x, aqm_dcn_rel_factor(d), 1,
+			    max_t(s64, x_max, AQM_DCN_REL_XMIN));
 	if (n > 1) {
-		/* the same r every time: the factor 1 - (b - a) r */
+		/* the same r every time: the step (b - a) r */
 		d = aqm_dcn_rel_term(g->b - g->a, r);
-		d = clamp_t(s64, d, -AQM_PI_ONE / 2, AQM_PI_ONE / 2);
-		x = aqm_dcn_rel_pow(x, (u64)(AQM_PI_ONE - d), n - 1,
+		x = aqm_dcn_rel_pow(x, aqm_dcn_rel_factor(d), n - 1,
 				    max_t(s64, x_max, AQM_DCN_REL_XMIN));
 	}
 	vars->x = clamp_t(s64, x, AQM_DCN_REL_XMIN,

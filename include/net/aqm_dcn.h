@@ -331,9 +331,9 @@ static inline u32 aqm_dcn_settle(struct aqm_dcn *d, s64 pref)
  * (10 ms target, 10 ms samples: a = 0.042, b = 0.0429). r is clamped to
  * [-1, AQM_DCN_REL_RMAX] and one sample moves pref by a factor of at most
  * 1.5 either way (aqm_dcn_rel_factor()), so that one burst cannot crash
- * it; pref stays above AQM_DCN_REL_XMIN so that it can grow back. Samples missed while the queue did not change (idle
- * periods) are applied in closed form, the factor of (b - a) r to the n,
- * by squaring.
+ * it; pref stays above AQM_DCN_REL_XMIN so that it can grow back.
+ * Samples missed while the queue did not change (idle periods) are applied
+ * in closed form, the factor of (b - a) r to the n, by squaring.
  *
  * Gains are Q32 (AQM_PI_ONE = 1.0).
  */

@@ -397,7 +397,8 @@ static void aqm_dcn_fwd_inc_test(struct kunit *test)
  * the packets it gets through per Tdec over periods 40-79 (in the steady
  * state), for a floor of @num/@den (0: arrival counting).
  */
-static u32 dcn_unresponsive(struct kunit *test, u64 num, u64 den, u32 send)
+static u32 dcn_unresponsive_held(struct kunit *test, u64 num, u64 den,
+				 u32 send, u64 holdoff_ns)
 {
 	const s64 pref = PKT(10);
 	struct aqm_ftab_entry *e;
@@ -407,14 +408,18 @@ static u32 dcn_unresponsive(struct kunit *test, u64 num, u64 den, u32 send)
 
 	dcn_setup(test, &d, 64, 16);
 	d.fwd_inc = aqm_dcn_fwd_inc(num, den);
+	d.holdoff_ns = holdoff_ns;
 	for (p = 0; p < 80; p++) {
 		if (p)
 			aqm_dcn_tick(&d, pref, 1);
 		for (i = 0; i < send; i++) {
 			e = aqm_dcn_classify(&d, FLOW_A, t += MS, pref);
 			rnd = rnd * 1664525 + 1013904223;
-			if (e && aqm_dcn_hit(&d, e, pref, rnd))
+			if (e && aqm_dcn_hit(&d, e, pref, rnd) &&
+			    !aqm_dcn_held(&d, e, pref, t)) {
+				aqm_dcn_notified(e, t);
 				continue;
+			}
 			if (e)
 				aqm_dcn_forwarded(&d, e);
 			fwd += p >= 40;
@@ -425,6 +430,11 @@ static u32 dcn_unresponsive(struct kunit *test, u64 num, u64 den, u32 send)
 		KUNIT_EXPECT_EQ(test, d.removals, 0ULL);
 	dcn_teardown(&d);
 	return fwd;
+}
+
+static u32 dcn_unresponsive(struct kunit *test, u64 num, u64 den, u32 send)
+{
+	return dcn_unresponsive_held(test, num, den, send, 0);
 }
 
 /*
@@ -449,6 +459,57 @@ static void aqm_dcn_floor_test(struct kunit *test)
 	KUNIT_EXPECT_LE(test, fwd, 16U);
 	/* a flow below its share is never notified, at any floor */
 	KUNIT_EXPECT_EQ(test, dcn_unresponsive(test, 1, 1, 9), 40U * 9);
+}
+
+/*
+ * The holdoff: a flow notified at t is not notified again before t +
+ * holdoff while its pktcount is below twice pref; at twice pref or more,
+ * or after the holdoff, it is; holdoff 0 withholds nothing.
+ */
+static void aqm_dcn_holdoff_test(struct kunit *test)
+{
+	struct aqm_dcn d = { .holdoff_ns = 100 * MS, .fwd_inc = AQM_PI_ONE };
+	struct aqm_ftab_entry e = { .val = PKT(14) };
+	const s64 pref = PKT(10);
+
+	/* never notified (t 0) */
+	KUNIT_EXPECT_FALSE(test, aqm_dcn_held(&d, &e, pref, 5 * MS));
+	aqm_dcn_notified(&e, 5 * MS);
+	/* pktcount 15 with this packet, below 20 */
+	KUNIT_EXPECT_FALSE(test, aqm_dcn_penalty(&d, &e, pref));
+	KUNIT_EXPECT_TRUE(test, aqm_dcn_held(&d, &e, pref, 5 * MS));
+	KUNIT_EXPECT_TRUE(test, aqm_dcn_held(&d, &e, pref, 105 * MS - 1));
+	KUNIT_EXPECT_FALSE(test, aqm_dcn_held(&d, &e, pref, 105 * MS));
+	/* 20 = twice pref: notified whatever the holdoff */
+	e.val = PKT(19);
+	KUNIT_EXPECT_TRUE(test, aqm_dcn_penalty(&d, &e, pref));
+	KUNIT_EXPECT_FALSE(test, aqm_dcn_held(&d, &e, pref, 6 * MS));
+	e.val = PKT(19) - 1;
+	KUNIT_EXPECT_FALSE(test, aqm_dcn_penalty(&d, &e, pref));
+	KUNIT_EXPECT_TRUE(test, aqm_dcn_held(&d, &e, pref, 6 * MS));
+	d.holdoff_ns = 0;
+	KUNIT_EXPECT_FALSE(test, aqm_dcn_held(&d, &e, pref, 6 * MS));
+}
+
+/*
+ * With a holdoff of 10 packets' time a flow at 1.5 pref is notified at
+ * most once per holdoff until its pktcount reaches twice pref, and then as
+ * without it: it still keeps about pref (400 packets in 40 periods, 10%
+ * either side), and so does a flow at 4 pref: the holdoff does not loosen
+ * the floor's bound.
+ */
+static void aqm_dcn_holdoff_floor_test(struct kunit *test)
+{
+	u32 fwd;
+
+	fwd = dcn_unresponsive_held(test, 1, 1, 15, 10 * MS);
+	KUNIT_EXPECT_GE(test, fwd, 360U);
+	KUNIT_EXPECT_LE(test, fwd, 440U);
+	fwd = dcn_unresponsive_held(test, 1, 1, 40, 10 * MS);
+	KUNIT_EXPECT_GE(test, fwd, 360U);
+	KUNIT_EXPECT_LE(test, fwd, 440U);
+	/* below its share: never notified */
+	KUNIT_EXPECT_EQ(test, dcn_unresponsive_held(test, 1, 1, 9, 10 * MS), 40U * 9);
 }
 
 /* Departure rate: busy departures over their time, 1/256 packet/s. */
@@ -643,6 +704,8 @@ static struct kunit_case aqm_dcn_cases[] = {
 	KUNIT_CASE(aqm_dcn_pref_cap_test),
 	KUNIT_CASE(aqm_dcn_fwd_inc_test),
 	KUNIT_CASE(aqm_dcn_floor_test),
+	KUNIT_CASE(aqm_dcn_holdoff_test),
+	KUNIT_CASE(aqm_dcn_holdoff_floor_test),
 	KUNIT_CASE(aqm_dcn_rate_sample),
 	KUNIT_CASE(aqm_dcn_rate_ewma),
 	KUNIT_CASE(aqm_dcn_rel_gains_test),

@@ -15,7 +15,7 @@ static void explain(void)
 {
 	fprintf(stderr,
 		"Usage: ... dcn [ limit PACKETS ] [ target TIME | qref PACKETS ]\n"
-		"               [ a GAIN ] [ b GAIN ] [ floor SHARE ]\n"
+		"               [ a GAIN ] [ b GAIN ] [ floor SHARE ] [ holdoff TIME ]\n"
 		"               [ tupdate TIME ] [ tdec TIME ] [ clear TIME ]\n"
 		"               [ threshold PACKETS ] [ sb_size SLOTS ] [ hb_size FLOWS ]\n"
 		"               [ ecn | noecn ] [ ecn_ceil PROB ]\n"
@@ -23,7 +23,8 @@ static void explain(void)
 		"SHARE 0 (no floor) or in [1/64, 1]. qref sets a target in packets\n"
 		"instead of the time target.\n"
 		"Defaults: limit 1000p target 10ms (qref 24p until the rate is known)\n"
-		"          a 1/20 b 1/12 floor 1 tupdate 10ms tdec 800ms clear 100ms\n"
+		"          a 1/20 b 1/12 floor 1 holdoff 100ms (0: none)\n"
+		"          tupdate 10ms tdec 800ms clear 100ms\n"
 		"          threshold 4p sb_size 4096 hb_size 2048 noecn\n"
 		"          ecn_ceil " AQM_ECN_CEIL_DEF "\n");
 }
@@ -42,6 +43,7 @@ static const struct dcn_u32_opt dcn_u32_opts[] = {
 	{ "limit", TCA_DCN_LIMIT, DCN_PACKETS, 1, 1 << 20 },
 	{ "qref", TCA_DCN_QREF, DCN_PACKETS, 1, 1 << 20 },
 	{ "target", TCA_DCN_TARGET, DCN_TIME, 0, 1000000 },
+	{ "holdoff", TCA_DCN_HOLDOFF, DCN_TIME, 0, 1000000 },
 	{ "tupdate", TCA_DCN_TUPDATE, DCN_TIME, 100, 1000000 },
 	{ "tdec", TCA_DCN_TDEC, DCN_TIME, 1000, 60000000 },
 	{ "clear", TCA_DCN_CLEAR, DCN_TIME, 1000, 60000000 },
@@ -209,6 +211,8 @@ static int dcn_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	aqm_print_flag("ecn", ecn);
 	aqm_print_ratio_attr("ecn_ceil", tb[TCA_DCN_ECN_CEIL], false);
 	aqm_print_ratio_attr("floor", tb[TCA_DCN_FLOOR], false);
+	if (tb[TCA_DCN_HOLDOFF])
+		aqm_print_time("holdoff", rta_getattr_u32(tb[TCA_DCN_HOLDOFF]));
 	return 0;
 }
 
@@ -251,7 +255,7 @@ static int dcn_print_xstats(struct qdisc_util *qu, FILE *f,
 	print_u64(PRINT_ANY, "forced_drops", " forced_drops %llu",
 		  st.forced_drops);
 	print_u64(PRINT_ANY, "marks", " marks %llu", st.marks);
-	if (len >= sizeof(st)) {
+	if (len >= offsetof(struct tc_dcn_xstats, held)) {
 		print_nl();
 		print_uint(PRINT_ANY, "qref", "  qref %up", st.qref);
 		print_float(PRINT_ANY, "rate", " rate %.1fpps", st.rate / 256.0);
@@ -259,6 +263,9 @@ static int dcn_print_xstats(struct qdisc_util *qu, FILE *f,
 		print_u64(PRINT_ANY, "penalty_drops", " penalty_drops %llu",
 			  st.penalty_drops);
 	}
+	/* a module older than the holdoff stops at penalty_drops */
+	if (len >= sizeof(st))
+		print_u64(PRINT_ANY, "held", " held %llu", st.held);
 	return 0;
 }
 

@@ -66,6 +66,8 @@
  * @threshold:	SB count that moves a flow to HB
  * @fwd_inc:	what a forwarded HB packet adds to pktcount, AQM_PI_ONE /
  *		floor; 0: every arrival adds AQM_PI_ONE (floor 0, section 3.2)
+ * @holdoff_ns:	least time between two notifications of a flow below twice
+ *		pref (aqm_dcn_held()); 0: none, the paper
  * @promotions:	flows moved from SB to HB
  * @removals:	flows removed from HB by the decay (counted when the sweep
  *		deletes them, or when a flow found expired is promoted again)
@@ -76,6 +78,7 @@ struct aqm_dcn {
 	u64 clear_ns;
 	u32 threshold;
 	s64 fwd_inc;
+	u64 holdoff_ns;
 	u64 promotions;
 	u64 removals;
 };
@@ -192,6 +195,63 @@ static inline void aqm_dcn_forwarded(const struct aqm_dcn *d,
 	e->val = min_t(s64, e->val + d->fwd_inc, AQM_PI_SAT);
 }
 
+/**
+ * aqm_dcn_penalty() - is the flow held to at most half of what it sends?
+ * @d:		DCN state
+ * @e:		the packet's entry, from aqm_dcn_classify()
+ * @pref:	current pref
+ *
+ * Return: true when aqm_dcn_count() is at least 2 pref, i.e. the drop
+ * probability 1 - pref / pktcount is 1/2 or more.
+ */
+static inline bool aqm_dcn_penalty(const struct aqm_dcn *d,
+				   const struct aqm_ftab_entry *e, s64 pref)
+{
+	return aqm_dcn_count(d, e) / 2 >= max_t(s64, pref, 0);
+}
+
+/*
+ * The holdoff (ours; the paper is silent). A TCP sender halves its window
+ * once per round trip however many of its packets are dropped or marked in
+ * it; with 1 - pref / pktcount a flow at 1.5 pref loses a third of its
+ * window in one round trip, and every drop after the first is loss that
+ * buys no further slowing (and, in a short window, a timeout). So after
+ * notifying a flow, DCN withholds its next notifications for @holdoff_ns,
+ * about one round trip, unless the flow is at twice pref or more, where it
+ * is not slowing down (aqm_dcn_penalty()): the bounded penalty of the
+ * floor still holds for flows that ignore notifications. Measured on the
+ * emulated WAN with web traffic on 10 Mbit/s (tc-dcn(8)): with a holdoff
+ * of 100 ms the loss fell from 6.88% to 5.37% at 90% load and from 9.48%
+ * to 7.88% at 105%, with the same response times.
+ */
+
+/**
+ * aqm_dcn_held() - is this notification withheld by the holdoff?
+ * @d:		DCN state
+ * @e:		the packet's entry, from aqm_dcn_classify()
+ * @pref:	current pref
+ * @now:	arrival time, ns
+ *
+ * Return: true when the flow was notified less than @d->holdoff_ns ago
+ * (aqm_dcn_notified()) and is below twice pref.
+ */
+static inline bool aqm_dcn_held(const struct aqm_dcn *d,
+				const struct aqm_ftab_entry *e, s64 pref, u64 now)
+{
+	return d->holdoff_ns && e->t && now - e->t < d->holdoff_ns &&
+	       !aqm_dcn_penalty(d, e, pref);
+}
+
+/**
+ * aqm_dcn_notified() - the flow of @e was dropped or marked at @now
+ * @e:		its entry
+ * @now:	time, ns (0 is taken as never)
+ */
+static inline void aqm_dcn_notified(struct aqm_ftab_entry *e, u64 now)
+{
+	e->t = now;
+}
+
 /* Largest pref: 2^20 packets per Tdec, far above any link's share. */
 #define AQM_DCN_PREF_MAX	((s64)1 << (20 + AQM_PI_SHIFT))
 
@@ -252,8 +312,11 @@ static inline u32 aqm_dcn_settle(struct aqm_dcn *d, s64 pref)
  * queue target in time the controller runs on the relative queue error
  * r = (q - qref) / qref and moves pref in proportion to itself:
  *
- *   pref(k) = pref(k-1) * (1 - b r(k) + a r(k-1))
+ *   pref(k) = pref(k-1) * f(b r(k) - a r(k-1)),
+ *   f(d) = 1 / (1 + d) for d >= 0, 1 - d for d < 0
  *
+ * (f(d) is about 1 - d for small d; aqm_dcn_rel_factor() says why not
+ * 1 - d itself).
  * While the HB flows are held at pref they bring about the link's rate, so
  * a relative change of pref moves the queue in proportion to the rate and
  * the queue's delay obeys a loop that depends neither on the rate nor on
@@ -266,10 +329,11 @@ static inline u32 aqm_dcn_settle(struct aqm_dcn *d, s64 pref)
  *   a = 2 * 0.7 * w0 * T_q = 4.2/s * T_q,   b - a = w0^2 * T_q * T = 9/s^2 * T_q * T
  *
  * (10 ms target, 10 ms samples: a = 0.042, b = 0.0429). r is clamped to
- * [-1, AQM_DCN_REL_RMAX] and one sample moves pref by at most half, so
- * that one burst cannot crash it; pref stays above AQM_DCN_REL_XMIN so that
- * it can grow back. Samples missed while the queue did not change (idle
- * periods) are applied in closed form, (1 - (b - a) r)^n by squaring.
+ * [-1, AQM_DCN_REL_RMAX] and one sample moves pref by a factor of at most
+ * 1.5 either way (aqm_dcn_rel_factor()), so that one burst cannot crash
+ * it; pref stays above AQM_DCN_REL_XMIN so that it can grow back.
+ * Samples missed while the queue did not change (idle periods) are applied
+ * in closed form, the factor of (b - a) r to the n, by squaring.
  *
  * Gains are Q32 (AQM_PI_ONE = 1.0).
  */
@@ -321,11 +385,22 @@ static inline s64 aqm_dcn_rel_term(u64 g, s64 r)
 	return r < 0 ? -(s64)t : (s64)t;
 }
 
-/* x (1 - d), d in Q32 clamped to [-1/2, 1/2] */
-static inline s64 aqm_dcn_rel_step(s64 x, s64 d)
+/*
+ * The factor of one step d, Q32: 1 / (1 + d) for d >= 0, 1 - d below, d
+ * clamped to [-1/2, 1/2]. A step down and the same step up cancel, so a
+ * burst that comes and goes leaves pref where it was but for the integral
+ * part (b - a) r. The plain factor 1 - d loses d^2 on every such pair and
+ * a quarter of pref on a burst of r >= 12 (x 0.5, then x 1.5): measured on
+ * the emulated WAN, bursts of short flows ratcheted pref down to about 30
+ * packets per Tdec and the HB flows lost 8.0% of the packets at 90% load,
+ * 6.4% with the symmetric step.
+ */
+static inline u64 aqm_dcn_rel_factor(s64 d)
 {
 	d = clamp_t(s64, d, -AQM_PI_ONE / 2, AQM_PI_ONE / 2);
-	return x - (s64)mul_s64_u64_shr(d, (u64)x, AQM_PI_SHIFT);
+	if (d < 0)
+		return (u64)(AQM_PI_ONE - d);
+	return mul_u64_u64_div_u64(AQM_PI_ONE, AQM_PI_ONE, AQM_PI_ONE + d);
 }
 
 /* a b / 2^32 for Q32 values, saturating at 2^53 */
@@ -372,12 +447,12 @@ static inline void aqm_dcn_rel_sample(const struct aqm_dcn_rel *g,
 	s64 d;
 
 	d = aqm_dcn_rel_term(g->b, r) - aqm_dcn_rel_term(g->a, rold);
-	x = aqm_dcn_rel_step(x, d);
+	x = aqm_dcn_rel_pow(x, aqm_dcn_rel_factor(d), 1,
+			    max_t(s64, x_max, AQM_DCN_REL_XMIN));
 	if (n > 1) {
-		/* the same r every time: the factor 1 - (b - a) r */
+		/* the same r every time: the step (b - a) r */
 		d = aqm_dcn_rel_term(g->b - g->a, r);
-		d = clamp_t(s64, d, -AQM_PI_ONE / 2, AQM_PI_ONE / 2);
-		x = aqm_dcn_rel_pow(x, (u64)(AQM_PI_ONE - d), n - 1,
+		x = aqm_dcn_rel_pow(x, aqm_dcn_rel_factor(d), n - 1,
 				    max_t(s64, x_max, AQM_DCN_REL_XMIN));
 	}
 	vars->x = clamp_t(s64, x, AQM_DCN_REL_XMIN,

@@ -33,12 +33,13 @@
  *    at least 2 * capacity slots (so at most half full and probe sequences
  *    stay short), linear probing from the slot given by the id's high bits,
  *    deletion by backward shift (no tombstones, so lookups never slow down
- *    with churn). Each entry holds the id and one s64 counter owned by the
- *    caller (DCN's pktcount, a shadow count). Inserting into a table that
- *    holds @capacity flows fails and is counted; the caller decides.
- *    Memory: 16 bytes per slot, between 2 and 4 slots per flow of capacity
+ *    with churn). Each entry holds the id, one s64 counter and one u64 time
+ *    stamp owned by the caller (DCN's pktcount and last notification, a
+ *    shadow count). Inserting into a table that holds @capacity flows fails
+ *    and is counted; the caller decides.
+ *    Memory: 24 bytes per slot, between 2 and 4 slots per flow of capacity
  *    (slots = roundup_pow_of_two(2 * capacity)); capacity in
- *    [1, AQM_FTAB_MAX = 65536], so at most 131072 slots = 2 MiB.
+ *    [1, AQM_FTAB_MAX = 65536], so at most 131072 slots = 3 MiB.
  *
  *    Decay (DCN section 3.2: every Tdec each pktcount -= pref, and a flow
  *    whose count goes negative leaves HB) is lazy, as Figure 3 draws it: the
@@ -68,9 +69,9 @@
  *    arrivals in a ring, and an ftab of capacity b counting, for each flow,
  *    how many of those b arrivals are its own (AFD's m_i). The ring holds at
  *    most b distinct ids, so the ftab can never be full.
- *    Memory: 4 bytes per ring slot plus the ftab, i.e. between 36 and 68
+ *    Memory: 4 bytes per ring slot plus the ftab, i.e. between 52 and 100
  *    bytes per sampled arrival; b in [1, AQM_SHADOW_MAX = 65536], so at most
- *    256 KiB + 2 MiB.
+ *    256 KiB + 3 MiB.
  *
  * Cost per packet: aqm_sb_hit O(1); ftab lookup/insert/delete O(1) expected
  * (load <= 1/2); aqm_ftab_age O(1); aqm_ftab_sweep and aqm_ftab_tick
@@ -162,20 +163,23 @@ static inline size_t aqm_sb_mem(const struct aqm_sb *sb)
 #define AQM_FTAB_SWEEP		8
 
 /**
- * struct aqm_ftab_entry - one flow table slot (16 bytes)
+ * struct aqm_ftab_entry - one flow table slot (24 bytes)
  * @id:		flow id
  * @stamp:	AQM_FTAB_USED when the slot holds a flow, and the epoch of the
  *		entry's last decay (AQM_FTAB_EPOCH bits); owned by the table
  * @val:	the owner's counter, 0 after insert (DCN: pktcount in fixed
  *		point; shadow buffer: number of arrivals in the buffer)
+ * @t:		the owner's time stamp, ns, 0 after insert (DCN: the flow's
+ *		last early notification)
  */
 struct aqm_ftab_entry {
 	u32 id;
 	u32 stamp;
 	s64 val;
+	u64 t;
 };
 
-static_assert(sizeof(struct aqm_ftab_entry) == 16);
+static_assert(sizeof(struct aqm_ftab_entry) == 24);
 static_assert(sizeof(struct aqm_sb_entry) == 16);
 
 /**
@@ -231,7 +235,7 @@ static inline u32 aqm_ftab_home(const struct aqm_ftab *t, u32 id)
  * aqm_ftab_mem() - bytes allocated for the table's slots
  * @t:	flow table
  *
- * Return: number of slots * 16, 0 when not allocated.
+ * Return: number of slots * 24, 0 when not allocated.
  */
 static inline size_t aqm_ftab_mem(const struct aqm_ftab *t)
 {

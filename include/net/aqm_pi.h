@@ -146,6 +146,26 @@ void aqm_pi_catch_up(const struct aqm_pi_params *params,
 		     struct aqm_pi_vars *vars, u32 q, u64 now);
 
 /**
+ * aqm_pi_due() - count the samples due at @now and move past them
+ * @params:	controller configuration (its tupdate)
+ * @vars:	controller state, with vars->next <= @now
+ * @now:	current time, ns
+ *
+ * For an owner that applies its own law to the samples (sch_dcn's
+ * relative law); aqm_pi_catch_up() applies the PI law.
+ *
+ * Return: the number of samples due, >= 1.
+ */
+static inline u64 aqm_pi_due(const struct aqm_pi_params *params,
+			     struct aqm_pi_vars *vars, u64 now)
+{
+	u64 n = div64_u64(now - vars->next, params->tupdate) + 1;
+
+	vars->next += n * params->tupdate;
+	return n;
+}
+
+/**
  * aqm_pi_advance() - take every sample that is due at @now
  * @params:	controller configuration
  * @vars:	controller state

@@ -141,7 +141,7 @@ static bool aqm_ftab_used(const struct aqm_ftab_entry *e)
  * @t:		table, written only on success
  * @capacity:	most flows held at once, in [1, AQM_FTAB_MAX]
  *
- * The table gets roundup_pow_of_two(2 * @capacity) slots of 16 bytes. Sleeps
+ * The table gets roundup_pow_of_two(2 * @capacity) slots of 24 bytes. Sleeps
  * (GFP_KERNEL). The statistics start at 0.
  *
  * Return: 0, -EINVAL when @capacity is out of range, -ENOMEM.

@@ -129,10 +129,7 @@ EXPORT_SYMBOL_GPL(aqm_pi_sample);
 void aqm_pi_catch_up(const struct aqm_pi_params *params,
 		     struct aqm_pi_vars *vars, u32 q, u64 now)
 {
-	u64 n = div64_u64(now - vars->next, params->tupdate) + 1;
-
-	vars->next += n * params->tupdate;
-	aqm_pi_sample(params, vars, q, n);
+	aqm_pi_sample(params, vars, q, aqm_pi_due(params, vars, now));
 }
 EXPORT_SYMBOL_GPL(aqm_pi_catch_up);
 

@@ -26,7 +26,7 @@
  * decay per flow on its own arrival with a bounded sweep for the flows
  * that stopped, so no packet walks HB.
  *
- * Two departures from the paper, each measured on the emulated WAN
+ * Three departures from the paper, each measured on the emulated WAN
  * (tc-dcn(8) gives the figures):
  *
  * - target: the queue target is a time, converted to packets with the
@@ -42,6 +42,10 @@
  *   keeps sending above its share keeps floor * pref packets per Tdec
  *   instead of being cut off; "floor 0" counts every arrival (section
  *   3.2's wording, the unbounded penalty). See include/net/aqm_dcn.h.
+ * - holdoff: a flow notified less than a holdoff ago is not notified again
+ *   unless it is at twice pref or more (aqm_dcn_held()): TCP slows down
+ *   once per round trip, so further drops in that round trip are loss
+ *   that buys nothing.
  *
  * Accounting, as sch_red: every early notification (drop or CE mark)
  * counts an overlimit; an early drop returns NET_XMIT_CN, a drop at the
@@ -90,6 +94,8 @@
 #define DCN_DEF_TARGET_US	10000
 #define DCN_DEF_FLOOR_NUM	1
 #define DCN_DEF_FLOOR_DEN	1
+/* ours, by measurement (tc-dcn(8)): about one round trip */
+#define DCN_DEF_HOLDOFF_US	100000
 /* the smallest queue target a time target converts to, packets */
 #define DCN_QREF_MIN		2
 
@@ -102,6 +108,8 @@
  * @qref:	target queue, packets, when @target_us is 0 (and until the
  *		departure rate is measured)
  * @target_us:	target queue, us; 0: @qref
+ * @holdoff_us:	least time between two notifications of a flow below twice
+ *		pref; 0: none
  * @tupdate_us:	controller sampling period
  * @tdec_us:	pktcount decay period
  * @clear_us:	SB clearing interval
@@ -119,6 +127,7 @@ struct dcn_cfg {
 	u32 limit;
 	u32 qref;
 	u32 target_us;
+	u32 holdoff_us;
 	u32 tupdate_us;
 	u32 tdec_us;
 	u32 clear_us;
@@ -191,9 +200,8 @@ static void dcn_advance(struct Qdisc *sch, struct dcn_sched_data *q, u64 now)
 		q->params.qref = dcn_qref(q, READ_ONCE(sch->limit));
 		q->params.x_max = aqm_dcn_pref_cap(&q->dcn, q->vars.x);
 		if (q->cfg.target_us) {
-			u64 n = div64_u64(now - q->vars.next, q->params.tupdate) + 1;
+			u64 n = aqm_pi_due(&q->params, &q->vars, now);
 
-			q->vars.next += n * q->params.tupdate;
 			aqm_dcn_rel_sample(&q->rel, &q->vars, q->params.x_max,
 					   sch->q.qlen, q->params.qref, n);
 		} else {
@@ -207,6 +215,28 @@ static void dcn_advance(struct Qdisc *sch, struct dcn_sched_data *q, u64 now)
 		q->next_dec += n * tdec;
 		aqm_dcn_tick(&q->dcn, q->vars.x, n);
 	}
+}
+
+/*
+ * An early notification of an HB packet: counted as an overlimit and, for
+ * the holdoff, in the flow's entry. Return: true when the packet was
+ * CE-marked (ecn, ECT, probability at most ecn_ceil), false when it is to
+ * be dropped.
+ */
+static bool dcn_notify_mark(struct Qdisc *sch, struct dcn_sched_data *q,
+			    struct aqm_ftab_entry *e, struct sk_buff *skb,
+			    u64 now)
+{
+	aqm_dcn_notified(e, now);
+	qdisc_qstats_overlimit(sch);
+	if (q->cfg.ecn &&
+	    aqm_share_prob_le(q->vars.x, aqm_dcn_count(&q->dcn, e),
+			      q->ecn_ceil) &&
+	    INET_ECN_set_ce(skb)) {
+		q->stats.marks++;
+		return true;
+	}
+	return false;
 }
 
 static int dcn_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
@@ -228,19 +258,14 @@ static int dcn_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	}
 
 	if (e && aqm_dcn_hit(&q->dcn, e, q->vars.x, get_random_u32())) {
-		s64 count = aqm_dcn_count(&q->dcn, e);
-
-		qdisc_qstats_overlimit(sch);
-		if (q->cfg.ecn &&
-		    aqm_share_prob_le(q->vars.x, count, q->ecn_ceil) &&
-		    INET_ECN_set_ce(skb)) {
-			q->stats.marks++;
-		} else {
+		if (aqm_dcn_held(&q->dcn, e, q->vars.x, now)) {
+			q->stats.held++;
+		} else if (!dcn_notify_mark(sch, q, e, skb, now)) {
 			/* a congestion drop: the parent sees NET_XMIT_CN,
 			 * counts a drop and no packet, as for sch_red
 			 */
 			q->stats.early_drops++;
-			if (count / 2 >= max_t(s64, q->vars.x, 0))
+			if (aqm_dcn_penalty(&q->dcn, e, q->vars.x))
 				q->stats.penalty_drops++;
 			qdisc_drop(skb, sch, to_free);
 			return NET_XMIT_CN;
@@ -269,7 +294,7 @@ static struct netlink_range_validation dcn_qlen_range = {
 	.min = 1, .max = 1 << 20,
 };
 
-static struct netlink_range_validation dcn_target_range = {
+static struct netlink_range_validation dcn_time_range = {
 	.min = 0, .max = USEC_PER_SEC,
 };
 
@@ -310,8 +335,9 @@ static const struct nla_policy dcn_policy[TCA_DCN_MAX + 1] = {
 		.type = NLA_REJECT,
 		.reject_message = "attribute 13 is retired (it was a dump padding)",
 	},
-	[TCA_DCN_TARGET]    = NLA_POLICY_FULL_RANGE(NLA_U32, &dcn_target_range),
+	[TCA_DCN_TARGET]    = NLA_POLICY_FULL_RANGE(NLA_U32, &dcn_time_range),
 	[TCA_DCN_FLOOR]	    = AQM_NLA_POLICY_RATIO,
+	[TCA_DCN_HOLDOFF]   = NLA_POLICY_FULL_RANGE(NLA_U32, &dcn_time_range),
 };
 
 /* Controller parameters from a configuration; nothing is changed on error. */
@@ -403,6 +429,8 @@ static int dcn_change(struct Qdisc *sch, struct nlattr *opt,
 				    "floor must be 0 or in [1/64, 1]");
 		return -EINVAL;
 	}
+	if (tb[TCA_DCN_HOLDOFF])
+		c.holdoff_us = nla_get_u32(tb[TCA_DCN_HOLDOFF]);
 	if (tb[TCA_DCN_TUPDATE])
 		c.tupdate_us = nla_get_u32(tb[TCA_DCN_TUPDATE]);
 	if (tb[TCA_DCN_TDEC])
@@ -453,6 +481,7 @@ static int dcn_change(struct Qdisc *sch, struct nlattr *opt,
 	q->dcn.clear_ns = (u64)c.clear_us * NSEC_PER_USEC;
 	q->dcn.threshold = c.threshold;
 	q->dcn.fwd_inc = aqm_dcn_fwd_inc(c.floor.num, c.floor.den);
+	q->dcn.holdoff_ns = (u64)c.holdoff_us * NSEC_PER_USEC;
 	aqm_dcn_rel_gains(&q->rel, (u64)c.target_us * NSEC_PER_USEC,
 			  params.tupdate);
 	q->ecn_ceil = ecn_ceil;
@@ -490,6 +519,7 @@ static int dcn_init(struct Qdisc *sch, struct nlattr *opt,
 		.ecn_ceil = AQM_ECN_CEIL_DEF,
 		.floor = { DCN_DEF_FLOOR_NUM, DCN_DEF_FLOOR_DEN },
 		.target_us = DCN_DEF_TARGET_US,
+		.holdoff_us = DCN_DEF_HOLDOFF_US,
 	};
 	aqm_flow_key_init(&q->key);
 	sch->limit = DCN_DEF_LIMIT;
@@ -554,7 +584,8 @@ static int dcn_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    aqm_nla_put_ratio(skb, TCA_DCN_ECN_CEIL, c->ecn_ceil.num,
 			      c->ecn_ceil.den) ||
 	    nla_put_u32(skb, TCA_DCN_TARGET, c->target_us) ||
-	    aqm_nla_put_ratio(skb, TCA_DCN_FLOOR, c->floor.num, c->floor.den))
+	    aqm_nla_put_ratio(skb, TCA_DCN_FLOOR, c->floor.num, c->floor.den) ||
+	    nla_put_u32(skb, TCA_DCN_HOLDOFF, c->holdoff_us))
 		goto nla_put_failure;
 	return nla_nest_end(skb, opts);
 

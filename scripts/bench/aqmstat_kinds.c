@@ -75,6 +75,7 @@ static void dec_dcn(struct rec *r, const void *data, size_t len)
 	rec_dbl(r, "rate", st.rate / 256.0);
 	rec_u64(r, "over_pref", st.over_pref);
 	rec_u64(r, "penalty_drops", st.penalty_drops);
+	rec_u64(r, "held", st.held);
 }
 
 static void dec_blue(struct rec *r, const void *data, size_t len)

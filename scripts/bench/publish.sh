@@ -21,7 +21,7 @@ dst="$AQM_TOP/docs/results/$name"
 rm -rf "$dst"
 mkdir -p "$dst"
 
-exp_name=$(sed -n 's/^name = "\(.*\)"$/\1/p' "$src/experiment.toml")
+exp_name=$(sed -n '/^name = /{s/^name = "\(.*\)"$/\1/p;q}' "$src/experiment.toml")
 commit=$(cat "$src/commit" 2>/dev/null || echo "unknown (no $src/commit)")
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 accel=$(grep -ho 'booting [^ ]* with [a-z]*' "$src/vm.log" 2>/dev/null | awk '{ print $NF }' | tail -n 1)

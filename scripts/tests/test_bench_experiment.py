@@ -160,6 +160,19 @@ def test_setup_commands() -> None:
     assert sum(c.endswith("tcp_congestion_control=reno") for c in cmds) == len(hosts)
 
 
+def test_window_clamps_every_end_host_route() -> None:
+    exp = load(MINIMAL.replace("workload =", "window = 16384\nworkload ="))
+    tb = testbed.make(exp, "wbT")
+    cmds = [" ".join(c) for c in testbed.setup(tb, exp, ecn=False)]
+    routes = [c for c in cmds if "route add default" in c]
+    assert len(routes) == len(tb.clients) + len(tb.servers)
+    assert all(c.endswith(" window 16384") for c in routes)
+    assert not any("window" in c for c in testbed.setup(tb, _exp(), ecn=False))
+    for bad in ("window = 100", "window = -1", "window = true"):
+        with pytest.raises(ValueError):
+            load(MINIMAL.replace("workload =", bad + "\nworkload ="))
+
+
 def test_qdisc_change_is_delete_then_add_both_ways() -> None:
     tb = testbed.make(_exp(), "wbT")
     cmds = [" ".join(c) for c in testbed.set_qdisc(tb, "dcn limit 1000 qref 24")]

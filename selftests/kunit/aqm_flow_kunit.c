@@ -340,14 +340,14 @@ static void aqm_ftab_alloc_limits(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, t->mask + 1, sizes[i].slots);
 		KUNIT_EXPECT_EQ(test, 1ULL << (32 - t->shift), sizes[i].slots);
 		KUNIT_EXPECT_EQ(test, aqm_ftab_mem(t),
-				(size_t)sizes[i].slots * 16);
+				(size_t)sizes[i].slots * 24);
 		KUNIT_EXPECT_EQ(test, t->count, 0);
 		KUNIT_EXPECT_EQ(test, t->capacity, sizes[i].capacity);
 		aqm_ftab_free(t);
 		KUNIT_EXPECT_EQ(test, aqm_ftab_mem(t), 0);
 	}
-	/* the largest table is 2 MiB */
-	KUNIT_EXPECT_EQ(test, (size_t)2 * AQM_FTAB_MAX * 16, (size_t)2 << 20);
+	/* the largest table is 3 MiB */
+	KUNIT_EXPECT_EQ(test, (size_t)2 * AQM_FTAB_MAX * 24, (size_t)3 << 20);
 	aqm_ftab_free(t);
 }
 
@@ -972,7 +972,7 @@ static void aqm_shadow_alloc_limits(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, aqm_shadow_alloc(sh, 4), 0);
 	/* 4 ids + 8 count slots */
-	KUNIT_EXPECT_EQ(test, aqm_shadow_mem(sh), 4 * 4 + 8 * 16);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_mem(sh), 4 * 4 + 8 * 24);
 	KUNIT_EXPECT_EQ(test, sh->counts.capacity, 4);
 	aqm_shadow_free(sh);
 	KUNIT_EXPECT_EQ(test, aqm_shadow_mem(sh), 0);
@@ -980,7 +980,7 @@ static void aqm_shadow_alloc_limits(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, aqm_shadow_alloc(sh, AQM_SHADOW_MAX), 0);
 	KUNIT_EXPECT_EQ(test, aqm_shadow_mem(sh),
-			(size_t)AQM_SHADOW_MAX * 4 + (size_t)2 * AQM_SHADOW_MAX * 16);
+			(size_t)AQM_SHADOW_MAX * 4 + (size_t)2 * AQM_SHADOW_MAX * 24);
 	aqm_shadow_free(sh);
 }
 

@@ -102,6 +102,7 @@ enum {
 	TCA_DCN_UNUSED,		/* retired (a dump padding once): refused */
 	TCA_DCN_TARGET,		/* u32, us: queue target in time; 0: qref */
 	TCA_DCN_FLOOR,		/* ratio, 0 or in [1/64, 1]: share an HB flow keeps */
+	TCA_DCN_HOLDOFF,	/* u32, us: one notification per flow per holdoff */
 	__TCA_DCN_MAX
 };
 
@@ -130,9 +131,11 @@ enum {
  * @penalty_drops:	early drops at a drop probability of 1/2 or more
  *			(pktcount >= 2 pref): flows held to at most half of
  *			what they send
+ * @held:		notifications withheld by the holdoff (the flow was
+ *			notified less than a holdoff ago, below 2 pref)
  *
- * The last four came with the time target and the floor; a dump from an
- * older module is shorter.
+ * qref to penalty_drops came with the time target and the floor, held with
+ * the holdoff; a dump from an older module is shorter.
  */
 struct tc_dcn_xstats {
 	__u32	pref;
@@ -154,6 +157,7 @@ struct tc_dcn_xstats {
 	__u32	over_pref;
 	__u64	rate;
 	__u64	penalty_drops;
+	__u64	held;
 };
 
 /* BLUE (Feng et al., "The BLUE active queue management algorithms", Fig. 3) */

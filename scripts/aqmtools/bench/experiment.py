@@ -78,6 +78,7 @@ class Experiment:
     calibrate_users: int = 40
     flent_tests: list[str] = field(default_factory=list)
     flent_streams: int = 4
+    window: int = 0
 
     def client_rtts_ms(self) -> list[float]:
         """The minimum RTT of each client host, drawn uniformly from
@@ -176,6 +177,7 @@ def load(text: str) -> Experiment:
         calibrate_users=_get(t, "calibrate_users", int, 40),
         flent_tests=list(_get(t, "flent_tests", list, [])),
         flent_streams=_get(t, "flent_streams", int, 4),
+        window=_get(t, "window", int, 0),
     )
     if not 1 <= exp.clients <= 64 or not 1 <= exp.servers <= 64:
         raise ValueError("clients and servers must be 1..64")
@@ -185,6 +187,8 @@ def load(text: str) -> Experiment:
         raise ValueError("a long workload needs long_flows > 0")
     if (exp.workload == "flent") != bool(exp.flent_tests):
         raise ValueError('flent_tests go with (and only with) workload = "flent"')
+    if exp.window and not 2 * 1460 <= exp.window <= 1 << 30:
+        raise ValueError("window must be 0 (the kernel's) or 2920..2^30 bytes")
     if not set(exp.flent_tests) <= set(FLENT_TESTS):
         raise ValueError(f"flent_tests: some of {', '.join(FLENT_TESTS)}")
     return exp

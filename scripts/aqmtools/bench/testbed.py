@@ -141,11 +141,15 @@ def setup(tb: Testbed, exp: Experiment, ecn: bool) -> list[Cmd]:
     cmds += [_ns(r, "sysctl -qw net.ipv4.ip_forward=1") for r in (tb.left, tb.right)]
     cmds.append(_ns(tb.left, "ip route add 10.2.0.0/16 via 10.0.0.2"))
     cmds.append(_ns(tb.right, "ip route add 10.1.0.0/16 via 10.0.0.1"))
+    # window: the largest receive window an end host advertises (route
+    # metric RTAX_WINDOW clamps the connection's window), as the DCN paper's
+    # testbed ran every end system with a 16 KB TCP window (section 4)
+    window = f" window {exp.window}" if exp.window else ""
     for i, h in enumerate(tb.clients + tb.servers):
         gw = "10.1" if i < len(tb.clients) else "10.2"
         subnet = h.addr.split(".")[2]
         cmds += [
-            _ns(h.ns, f"ip route add default via {gw}.{subnet}.1"),
+            _ns(h.ns, f"ip route add default via {gw}.{subnet}.1{window}"),
             _ns(h.ns, f"sysctl -qw net.ipv4.tcp_ecn={int(ecn)}"),
             _ns(h.ns, f"sysctl -qw net.ipv4.tcp_congestion_control={exp.cc}"),
             # no ssthresh or RTT carried from one run to the next

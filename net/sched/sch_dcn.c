@@ -43,7 +43,7 @@
  *   instead of being cut off; "floor 0" counts every arrival (section
  *   3.2's wording, the unbounded penalty). See include/net/aqm_dcn.h.
  * - holdoff: a flow notified less than a holdoff ago is not notified again
- *   unless it is at twice pref or more (aqm_dcn_held()): TCP slows down
+ *   unless it is at 4 pref or more (aqm_dcn_held()): TCP slows down
  *   once per round trip, so further drops in that round trip are loss
  *   that buys nothing.
  *
@@ -108,8 +108,8 @@
  * @qref:	target queue, packets, when @target_us is 0 (and until the
  *		departure rate is measured)
  * @target_us:	target queue, us; 0: @qref
- * @holdoff_us:	least time between two notifications of a flow below twice
- *		pref; 0: none
+ * @holdoff_us:	least time between two notifications of a flow below
+ *		4 pref; 0: none
  * @tupdate_us:	controller sampling period
  * @tdec_us:	pktcount decay period
  * @clear_us:	SB clearing interval

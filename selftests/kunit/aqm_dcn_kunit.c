@@ -463,7 +463,7 @@ static void aqm_dcn_floor_test(struct kunit *test)
 
 /*
  * The holdoff: a flow notified at t is not notified again before t +
- * holdoff while its pktcount is below twice pref; at twice pref or more,
+ * holdoff while its pktcount is below 4 pref; at 4 pref or more,
  * or after the holdoff, it is; holdoff 0 withholds nothing.
  */
 static void aqm_dcn_holdoff_test(struct kunit *test)
@@ -480,12 +480,14 @@ static void aqm_dcn_holdoff_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, aqm_dcn_held(&d, &e, pref, 5 * MS));
 	KUNIT_EXPECT_TRUE(test, aqm_dcn_held(&d, &e, pref, 105 * MS - 1));
 	KUNIT_EXPECT_FALSE(test, aqm_dcn_held(&d, &e, pref, 105 * MS));
-	/* 20 = twice pref: notified whatever the holdoff */
+	/* 20 = twice pref: a penalty drop if dropped, but still held */
 	e.val = PKT(19);
 	KUNIT_EXPECT_TRUE(test, aqm_dcn_penalty(&d, &e, pref));
+	KUNIT_EXPECT_TRUE(test, aqm_dcn_held(&d, &e, pref, 6 * MS));
+	/* 40 = 4 pref: notified whatever the holdoff */
+	e.val = PKT(39);
 	KUNIT_EXPECT_FALSE(test, aqm_dcn_held(&d, &e, pref, 6 * MS));
-	e.val = PKT(19) - 1;
-	KUNIT_EXPECT_FALSE(test, aqm_dcn_penalty(&d, &e, pref));
+	e.val = PKT(39) - 1;
 	KUNIT_EXPECT_TRUE(test, aqm_dcn_held(&d, &e, pref, 6 * MS));
 	d.holdoff_ns = 0;
 	KUNIT_EXPECT_FALSE(test, aqm_dcn_held(&d, &e, pref, 6 * MS));
@@ -493,10 +495,10 @@ static void aqm_dcn_holdoff_test(struct kunit *test)
 
 /*
  * With a holdoff of 10 packets' time a flow at 1.5 pref is notified at
- * most once per holdoff until its pktcount reaches twice pref, and then as
- * without it: it still keeps about pref (400 packets in 40 periods, 10%
- * either side), and so does a flow at 4 pref: the holdoff does not loosen
- * the floor's bound.
+ * most once per holdoff until its pktcount reaches 4 pref, where every hit
+ * drops again: in the long run it still keeps about pref (400 packets in
+ * 40 periods, 10% either side), and so do flows at 4 and 8 pref: the
+ * holdoff does not loosen the floor's bound.
  */
 static void aqm_dcn_holdoff_floor_test(struct kunit *test)
 {
@@ -506,6 +508,9 @@ static void aqm_dcn_holdoff_floor_test(struct kunit *test)
 	KUNIT_EXPECT_GE(test, fwd, 360U);
 	KUNIT_EXPECT_LE(test, fwd, 440U);
 	fwd = dcn_unresponsive_held(test, 1, 1, 40, 10 * MS);
+	KUNIT_EXPECT_GE(test, fwd, 360U);
+	KUNIT_EXPECT_LE(test, fwd, 440U);
+	fwd = dcn_unresponsive_held(test, 1, 1, 80, 10 * MS);
 	KUNIT_EXPECT_GE(test, fwd, 360U);
 	KUNIT_EXPECT_LE(test, fwd, 440U);
 	/* below its share: never notified */

@@ -132,7 +132,7 @@ enum {
  *			(pktcount >= 2 pref): flows held to at most half of
  *			what they send
  * @held:		notifications withheld by the holdoff (the flow was
- *			notified less than a holdoff ago, below 2 pref)
+ *			notified less than a holdoff ago, below 4 pref)
  *
  * qref to penalty_drops came with the time target and the floor, held with
  * the holdoff; a dump from an older module is shorter.

@@ -72,7 +72,7 @@
  *    (AFD's m_i). The oldest arrival leaves when a new one comes in (AFD
  *    lets a random one leave; the oldest keeps the window exactly the last
  *    b samples and costs no random draw). The ftab holds at most @flows
- *    flows (flows <= b); a sampled arrival of a new flow while it is full
+ *    entries (@flows <= b); a sampled arrival of a new flow while it is full
  *    still takes its place in the ring, counted for no flow (weight 0, and
  *    in the ftab's @full), so the window stays b samples long.
  *    Memory: 8 bytes per ring slot plus the ftab, i.e. between 56 and 104

@@ -472,8 +472,11 @@ u64 aqm_shadow_add(struct aqm_shadow *sh, u32 id, u32 w)
 	if (sh->len == sh->size) {
 		if (slot->w) {
 			e = aqm_ftab_lookup(&sh->counts, slot->id);
-			if (!WARN_ON_ONCE(!e) && (e->val -= slot->w) <= 0)
-				aqm_ftab_delete(&sh->counts, e);
+			if (!WARN_ON_ONCE(!e)) {
+				e->val -= slot->w;
+				if (e->val <= 0)
+					aqm_ftab_delete(&sh->counts, e);
+			}
 			sh->total -= slot->w;
 		}
 	} else {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * aqm_afd.h - the per-packet core of AFD, Approximate Fair Dropping (R. Pan,
- * B. Prabhakar, L. Breslau, S. Shenker, "Approximate fairness through
+ * L. Breslau, B. Prabhakar, S. Shenker, "Approximate fairness through
  * differential dropping", ACM CCR 33(2), 2003), on the shared shadow buffer
  * (include/net/aqm_flow.h) and PI controller (include/net/aqm_pi.h).
  *

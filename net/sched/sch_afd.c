@@ -2,7 +2,7 @@
 /*
  * sch_afd.c - Approximate Fair Dropping.
  *
- * R. Pan, B. Prabhakar, L. Breslau, S. Shenker, "Approximate fairness
+ * R. Pan, L. Breslau, B. Prabhakar, S. Shenker, "Approximate fairness
  * through differential dropping", ACM SIGCOMM CCR 33(2), 2003; described in
  * section 2 of Le et al., "Differential congestion notification: taming
  * the elephants", ICNP 2004, which measures DCN against it.
@@ -131,6 +131,15 @@ static u32 afd_weight(const struct afd_sched_data *q, const struct sk_buff *skb)
 	else
 		w = skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
 	return clamp_t(u32, w, 1, AQM_AFD_WEIGHT_MAX);
+}
+
+/* m_fair starts at its cap, b entries: nothing is dropped until a queue
+ * builds
+ */
+static void afd_vars_init(struct afd_sched_data *q)
+{
+	q->params.x_max = aqm_afd_fair_cap(&q->sh, q->unit);
+	aqm_pi_vars_init(&q->vars, &q->params, q->params.x_max, ktime_get_ns());
 }
 
 /* Controller samples due now; before the queue changes. */
@@ -382,8 +391,7 @@ static int afd_init(struct Qdisc *sch, struct nlattr *opt,
 	err = afd_change(sch, opt, extack);
 	if (err)
 		return err;
-	/* m_fair starts at the top: nothing is dropped until a queue builds */
-	aqm_pi_vars_init(&q->vars, &q->params, AQM_AFD_FAIR_MAX, ktime_get_ns());
+	afd_vars_init(q);
 	return 0;
 }
 
@@ -401,7 +409,7 @@ static void afd_reset(struct Qdisc *sch)
 	qdisc_reset_queue(sch);
 	if (q->sh.ring)
 		aqm_shadow_reset(&q->sh);
-	aqm_pi_vars_init(&q->vars, &q->params, AQM_AFD_FAIR_MAX, ktime_get_ns());
+	afd_vars_init(q);
 }
 
 static int afd_dump(struct Qdisc *sch, struct sk_buff *skb)

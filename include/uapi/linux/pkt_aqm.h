@@ -160,7 +160,7 @@ struct tc_dcn_xstats {
 	__u64	held;
 };
 
-/* AFD: Approximate Fair Dropping (Pan, Prabhakar, Breslau, Shenker, 2003) */
+/* AFD: Approximate Fair Dropping (Pan, Breslau, Prabhakar, Shenker, 2003) */
 enum {
 	TCA_AFD_UNSPEC,
 	TCA_AFD_LIMIT,		/* u32, packets: hard queue limit */

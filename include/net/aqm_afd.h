@@ -46,6 +46,7 @@
 #ifndef __NET_AQM_AFD_H
 #define __NET_AQM_AFD_H
 
+#include <linux/math.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/types.h>
@@ -80,10 +81,15 @@ static inline s64 aqm_afd_share(s64 m_fair, u32 unit)
  * @m_i:	the flow's weight in the shadow buffer, < 2^46
  * @rnd:	a uniform random u32
  *
- * Return: true with probability d_i; never when m_i <= m_fair * unit.
+ * Return: true with probability d_i; never when m_i <= m_fair * unit, nor
+ * when m_fair is at AQM_AFD_FAIR_MAX, which aqm_afd_fair_cap() returns for a
+ * buffer heavier than 2^29 entries.
  */
 static inline bool aqm_afd_hit(s64 m_fair, u32 unit, u64 m_i, u32 rnd)
 {
+	/* the saturated controller stands for a share no flow reaches */
+	if (m_fair >= AQM_AFD_FAIR_MAX)
+		return false;
 	return aqm_share_hit(aqm_afd_share(m_fair, unit),
 			     (s64)(m_i << AQM_AFD_SCALE_SHIFT), rnd);
 }
@@ -114,13 +120,21 @@ static inline bool aqm_afd_prob_le(s64 m_fair, u32 unit, u64 m_i, u64 ceil)
  */
 static inline s64 aqm_afd_fair_cap(const struct aqm_shadow *sh, u32 unit)
 {
-	u64 x;
+	u32 rem;
+	u64 q;
 
-	/* total < 2^45: the quotient below fits once total / unit < 2^29 */
+	/* total / unit >= 2^29 entries: the controller's saturation */
 	if (sh->total >= (u64)unit << (61 - AQM_PI_SHIFT))
 		return AQM_AFD_FAIR_MAX;
-	x = mul_u64_u64_div_u64(sh->total, AQM_PI_ONE, unit);
-	return max_t(s64, x, (s64)sh->size << AQM_PI_SHIFT);
+	/*
+	 * total / unit rounded up to 2^-32 entry, so that m_fair * unit at
+	 * the cap is never below the total (rounding down would leave the
+	 * heaviest flow a drop probability of about 2^-32 m_i). q < 2^29 and
+	 * rem < unit < 2^17: no product overflows.
+	 */
+	q = div_u64_rem(sh->total, unit, &rem);
+	q = (q << AQM_PI_SHIFT) + DIV_ROUND_UP_ULL((u64)rem << AQM_PI_SHIFT, unit);
+	return max_t(s64, q, (s64)sh->size << AQM_PI_SHIFT);
 }
 
 #endif /* __NET_AQM_AFD_H */

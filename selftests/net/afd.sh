@@ -82,18 +82,15 @@ phase fifo pfifo limit 1000
 eval "$(PYTHONPATH="$AQM_PYTHONPATH" python3 - "$tmp" "$share" <<'PY'
 import json, sys
 from statistics import median
+from aqmtools.iperf import tcp_total, udp_goodput
 from aqmtools.tcjson import leaf_samples
 d, share = sys.argv[1], float(sys.argv[2])
 for name in ("afd", "fifo"):
-    with open(f"{d}/{name}-tcp.json") as f:
-        t = json.load(f)
-    print(f"{name}_tcp={t['end']['sum_received']['bits_per_second']:.0f}")
-    with open(f"{d}/{name}-udp.json") as f:
-        s = json.load(f)["end"]["sum"]
-    udp = s["bits_per_second"] * (1 - s["lost_percent"] / 100)
+    print(f"{name}_tcp={tcp_total(f'{d}/{name}-tcp.json'):.0f}")
+    udp, lost = udp_goodput(f"{d}/{name}-udp.json")
     print(f"{name}_udp={udp:.0f}")
     print(f"{name}_udp_x={udp / share:.2f}")
-    print(f"{name}_udp_lost={s['lost_percent']:.1f}")
+    print(f"{name}_udp_lost={lost:.1f}")
     with open(f"{d}/{name}.left") as f:
         left = f.read().split()
     for k, v in zip(("leaf", "class", "root"), left):

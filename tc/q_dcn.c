@@ -26,7 +26,7 @@ static void explain(void)
 		"          a 1/20 b 1/12 floor 1 holdoff 100ms (0: none)\n"
 		"          tupdate 10ms tdec 800ms clear 100ms\n"
 		"          threshold 4p sb_size 4096 hb_size 2048 noecn\n"
-		"          ecn_ceil " AQM_ECN_CEIL_DEF "\n");
+		"          ecn_ceil 0.5\n");
 }
 
 enum dcn_unit { DCN_PACKETS, DCN_TIME, DCN_COUNT };

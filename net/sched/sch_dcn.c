@@ -96,6 +96,12 @@
 #define DCN_DEF_FLOOR_DEN	1
 /* ours, by measurement (tc-dcn(8)): about one round trip */
 #define DCN_DEF_HOLDOFF_US	100000
+/* ours, by measurement (tc-dcn(8)): ECT packets of flows below twice pref
+ * are marked, those of flows at or above it dropped, so the floor still
+ * bounds a flow that ignores the marks
+ */
+#define DCN_DEF_ECN_CEIL_NUM	5
+#define DCN_DEF_ECN_CEIL_DEN	10
 /* the smallest queue target a time target converts to, packets */
 #define DCN_QREF_MIN		2
 
@@ -516,7 +522,7 @@ static int dcn_init(struct Qdisc *sch, struct nlattr *opt,
 		.threshold = DCN_DEF_THRESHOLD,
 		.sb_size = DCN_DEF_SB_SIZE,
 		.hb_size = DCN_DEF_HB_SIZE,
-		.ecn_ceil = AQM_ECN_CEIL_DEF,
+		.ecn_ceil = { DCN_DEF_ECN_CEIL_NUM, DCN_DEF_ECN_CEIL_DEN },
 		.floor = { DCN_DEF_FLOOR_NUM, DCN_DEF_FLOOR_DEN },
 		.target_us = DCN_DEF_TARGET_US,
 		.holdoff_us = DCN_DEF_HOLDOFF_US,

@@ -18,6 +18,12 @@ def test_udp_goodput_takes_the_loss_off(tmp_path: Path) -> None:
     assert lost == 40.0
 
 
+def test_udp_goodput_is_never_negative(tmp_path: Path) -> None:
+    f = tmp_path / "u.json"
+    f.write_text(json.dumps({"end": {"sum": {"bits_per_second": 2e6, "lost_percent": 100.6}}}))
+    assert udp_goodput(str(f)) == (0.0, 100.6)
+
+
 def test_tcp_rates_per_stream_and_summed(tmp_path: Path) -> None:
     f = tmp_path / "t.json"
     f.write_text(

@@ -17,8 +17,9 @@ def _end(path: str) -> dict[str, Any]:
 def udp_goodput(path: str) -> tuple[float, float]:
     """(bit/s that arrived, percent lost) of the UDP client run in PATH:
     what the client sent less what the server reported lost. iperf3 can
-    report more than 100% lost (datagrams still in flight when the test
-    ends count as lost): the rate is then 0, not negative."""
+    report more than 100% lost for a flow that is cut off (it did for the
+    UDP flows of dcn-unresponsive.sh with floor 0): the rate is then 0, not
+    negative."""
     s = _end(path)["sum"]
     lost = float(s["lost_percent"])
     return max(0.0, float(s["bits_per_second"]) * (1 - lost / 100)), lost

@@ -65,13 +65,19 @@
  *    between two agings, far from 2^31. (A table that also deletes outside
  *    the sweep, like the shadow buffer's, does not decay.)
  *
- * 3. shadow, AFD's shadow buffer (Pan et al.): the ids of the last b sampled
- *    arrivals in a ring, and an ftab of capacity b counting, for each flow,
- *    how many of those b arrivals are its own (AFD's m_i). The ring holds at
- *    most b distinct ids, so the ftab can never be full.
- *    Memory: 4 bytes per ring slot plus the ftab, i.e. between 52 and 100
- *    bytes per sampled arrival; b in [1, AQM_SHADOW_MAX = 65536], so at most
- *    256 KiB + 3 MiB.
+ * 3. shadow, AFD's shadow buffer (Pan et al.): the last b sampled
+ *    arrivals in a ring, each as its flow's id and a weight (1, a GSO
+ *    packet's segments, or its bytes: the owner's unit), and an ftab
+ *    counting, for each flow, the total weight of its arrivals in the ring
+ *    (AFD's m_i). The oldest arrival leaves when a new one comes in (AFD
+ *    lets a random one leave; the oldest keeps the window exactly the last
+ *    b samples and costs no random draw). The ftab holds at most @flows
+ *    entries (@flows <= b); a sampled arrival of a new flow while it is full
+ *    still takes its place in the ring, counted for no flow (weight 0, and
+ *    in the ftab's @full), so the window stays b samples long.
+ *    Memory: 8 bytes per ring slot plus the ftab, i.e. between 56 and 104
+ *    bytes per sampled arrival with flows = b; b in
+ *    [1, AQM_SHADOW_MAX = 65536], so at most 512 KiB + 3 MiB.
  *
  * Cost per packet: aqm_sb_hit O(1); ftab lookup/insert/delete O(1) expected
  * (load <= 1/2); aqm_ftab_age O(1); aqm_ftab_sweep and aqm_ftab_tick
@@ -244,50 +250,63 @@ static inline size_t aqm_ftab_mem(const struct aqm_ftab *t)
 }
 
 /**
+ * struct aqm_shadow_slot - one sampled arrival (8 bytes)
+ * @id:		flow id
+ * @w:		its weight in m_i; 0: counted for no flow (the flow table
+ *		was full)
+ */
+struct aqm_shadow_slot {
+	u32 id;
+	u32 w;
+};
+
+/**
  * struct aqm_shadow - AFD shadow buffer: the last @size sampled arrivals
- * @ring:	@size flow ids; the oldest is at @head once @len is @size
+ * @ring:	@size arrivals; the oldest is at @head once @len is @size
  * @size:	b, number of arrivals remembered, in [1, AQM_SHADOW_MAX]
- * @len:	ids in the ring now, <= @size
- * @head:	where the next id is written
- * @counts:	per flow, how many ids of the ring are its own (in val)
+ * @len:	arrivals in the ring now, <= @size
+ * @head:	where the next arrival is written
+ * @total:	sum of the weights in the ring
+ * @counts:	per flow, the total weight of its arrivals in the ring (in val)
  */
 struct aqm_shadow {
-	u32 *ring;
+	struct aqm_shadow_slot *ring;
 	u32 size;
 	u32 len;
 	u32 head;
+	u64 total;
 	struct aqm_ftab counts;
 };
 
-int aqm_shadow_alloc(struct aqm_shadow *sh, u32 size);
+int aqm_shadow_alloc(struct aqm_shadow *sh, u32 size, u32 flows);
 void aqm_shadow_free(struct aqm_shadow *sh);
 void aqm_shadow_reset(struct aqm_shadow *sh);
-u32 aqm_shadow_add(struct aqm_shadow *sh, u32 id);
+u64 aqm_shadow_add(struct aqm_shadow *sh, u32 id, u32 w);
 
 /**
- * aqm_shadow_count() - arrivals of flow @id among the buffer's last ones
+ * aqm_shadow_count() - weight of flow @id among the buffer's arrivals
  * @sh:	shadow buffer
  * @id:	flow id
  *
  * Return: m_i, 0 when the flow has no arrival in the buffer.
  */
-static inline u32 aqm_shadow_count(const struct aqm_shadow *sh, u32 id)
+static inline u64 aqm_shadow_count(const struct aqm_shadow *sh, u32 id)
 {
 	const struct aqm_ftab_entry *e = aqm_ftab_lookup(&sh->counts, id);
 
-	return e ? (u32)e->val : 0;
+	return e ? (u64)e->val : 0;
 }
 
 /**
  * aqm_shadow_mem() - bytes allocated for the ring and the counts
  * @sh:	shadow buffer
  *
- * Return: @sh->size * 4 + aqm_ftab_mem() of the counts, 0 when not
+ * Return: @sh->size * 8 + aqm_ftab_mem() of the counts, 0 when not
  * allocated.
  */
 static inline size_t aqm_shadow_mem(const struct aqm_shadow *sh)
 {
-	return (sh->ring ? (size_t)sh->size * sizeof(u32) : 0) +
+	return (sh->ring ? (size_t)sh->size * sizeof(*sh->ring) : 0) +
 	       aqm_ftab_mem(&sh->counts);
 }
 

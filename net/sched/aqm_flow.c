@@ -390,32 +390,33 @@ EXPORT_SYMBOL_GPL(aqm_ftab_tick);
  * aqm_shadow_alloc() - allocate an empty shadow buffer
  * @sh:		shadow buffer, written only on success
  * @size:	b, arrivals remembered, in [1, AQM_SHADOW_MAX]
+ * @flows:	capacity of the flow table, in [1, @size]
  *
  * Sleeps (GFP_KERNEL).
  *
- * Return: 0, -EINVAL when @size is out of range, -ENOMEM.
+ * Return: 0, -EINVAL when @size or @flows is out of range, -ENOMEM.
  */
-int aqm_shadow_alloc(struct aqm_shadow *sh, u32 size)
+int aqm_shadow_alloc(struct aqm_shadow *sh, u32 size, u32 flows)
 {
+	struct aqm_shadow_slot *ring;
 	struct aqm_ftab counts;
-	u32 *ring;
 	int err;
 
-	if (!size || size > AQM_SHADOW_MAX)
+	if (!size || size > AQM_SHADOW_MAX || !flows || flows > size)
 		return -EINVAL;
 	ring = kvcalloc(size, sizeof(*ring), GFP_KERNEL);
 	if (!ring)
 		return -ENOMEM;
-	err = aqm_ftab_alloc(&counts, size);
+	err = aqm_ftab_alloc(&counts, flows);
 	if (err) {
 		kvfree(ring);
 		return err;
 	}
-	sh->ring = ring;
-	sh->size = size;
-	sh->len = 0;
-	sh->head = 0;
-	sh->counts = counts;
+	*sh = (struct aqm_shadow) {
+		.ring = ring,
+		.size = size,
+		.counts = counts,
+	};
 	return 0;
 }
 EXPORT_SYMBOL_GPL(aqm_shadow_alloc);
@@ -431,6 +432,7 @@ void aqm_shadow_free(struct aqm_shadow *sh)
 	sh->size = 0;
 	sh->len = 0;
 	sh->head = 0;
+	sh->total = 0;
 	aqm_ftab_free(&sh->counts);
 }
 EXPORT_SYMBOL_GPL(aqm_shadow_free);
@@ -443,6 +445,7 @@ void aqm_shadow_reset(struct aqm_shadow *sh)
 {
 	sh->len = 0;
 	sh->head = 0;
+	sh->total = 0;
 	aqm_ftab_reset(&sh->counts);
 }
 EXPORT_SYMBOL_GPL(aqm_shadow_reset);
@@ -451,31 +454,45 @@ EXPORT_SYMBOL_GPL(aqm_shadow_reset);
  * aqm_shadow_add() - append a sampled arrival of flow @id
  * @sh:	allocated shadow buffer
  * @id:	flow id
+ * @w:	its weight (1 per packet, or its segments or bytes), > 0
  *
  * When the buffer already holds b arrivals, the oldest is evicted first: its
- * flow's count goes down by one, and the flow leaves the counts at 0.
+ * flow's count goes down by its weight, and the flow leaves the counts at
+ * 0. When @id is a new flow and the flow table is full, the arrival takes
+ * its place in the ring with weight 0 (counted in @sh->counts.full).
  *
- * Return: the count of @id after the append, m_i >= 1.
+ * Return: the count of @id after the append, m_i >= @w; 0 when the flow
+ * could not be tracked.
  */
-u32 aqm_shadow_add(struct aqm_shadow *sh, u32 id)
+u64 aqm_shadow_add(struct aqm_shadow *sh, u32 id, u32 w)
 {
+	struct aqm_shadow_slot *slot = &sh->ring[sh->head];
 	struct aqm_ftab_entry *e;
 
 	if (sh->len == sh->size) {
-		e = aqm_ftab_lookup(&sh->counts, sh->ring[sh->head]);
-		if (!WARN_ON_ONCE(!e) && --e->val <= 0)
-			aqm_ftab_delete(&sh->counts, e);
+		if (slot->w) {
+			e = aqm_ftab_lookup(&sh->counts, slot->id);
+			if (!WARN_ON_ONCE(!e)) {
+				e->val -= slot->w;
+				if (e->val <= 0)
+					aqm_ftab_delete(&sh->counts, e);
+			}
+			sh->total -= slot->w;
+		}
 	} else {
 		sh->len++;
 	}
-	sh->ring[sh->head] = id;
 	if (++sh->head == sh->size)
 		sh->head = 0;
 
-	/* at most b - 1 other flows are in the ring: this cannot fail */
 	e = aqm_ftab_insert(&sh->counts, id);
-	if (WARN_ON_ONCE(!e))
+	if (!e) {
+		*slot = (struct aqm_shadow_slot) { .id = id, .w = 0 };
 		return 0;
-	return ++e->val;
+	}
+	*slot = (struct aqm_shadow_slot) { .id = id, .w = w };
+	sh->total += w;
+	e->val += w;
+	return (u64)e->val;
 }
 EXPORT_SYMBOL_GPL(aqm_shadow_add);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * aqmstat_kinds.c - decoders of the qdisc-specific statistics (xstats) that
- * aqmstat knows: the project's pi, dcn and blue (include/uapi/linux/
+ * aqmstat knows: the project's pi, dcn, afd and blue (include/uapi/linux/
  * pkt_aqm.h) and Linux's sfb, red, pie, codel, fq_codel and hhf
  * (<linux/pkt_sched.h>).
  *
@@ -76,6 +76,28 @@ static void dec_dcn(struct rec *r, const void *data, size_t len)
 	rec_u64(r, "over_pref", st.over_pref);
 	rec_u64(r, "penalty_drops", st.penalty_drops);
 	rec_u64(r, "held", st.held);
+}
+
+static void dec_afd(struct rec *r, const void *data, size_t len)
+{
+	struct tc_afd_xstats st;
+
+	XS_LOAD(st, data, len);
+	/* m_fair travels in 1/256 of m_i's unit (packets, or bytes) */
+	rec_dbl(r, "m_fair", st.m_fair / 256.0);
+	rec_u64(r, "qlen_sampled", st.qlen_sampled);
+	rec_u64(r, "samples", st.samples);
+	rec_u64(r, "shadow_len", st.shadow_len);
+	rec_u64(r, "shadow_size", st.shadow_size);
+	rec_u64(r, "sampled", st.sampled);
+	rec_u64(r, "flows", st.flows);
+	rec_u64(r, "flows_hwm", st.flows_hwm);
+	rec_u64(r, "flows_capacity", st.flows_capacity);
+	rec_u64(r, "untracked", st.untracked);
+	rec_u64(r, "memory", st.memory);
+	rec_u64(r, "early_drops", st.early_drops);
+	rec_u64(r, "forced_drops", st.forced_drops);
+	rec_u64(r, "marks", st.marks);
 }
 
 static void dec_blue(struct rec *r, const void *data, size_t len)
@@ -187,6 +209,7 @@ static void dec_hhf(struct rec *r, const void *data, size_t len)
 static const struct aqm_kind aqm_kinds[] = {
 	{ "pi", dec_pi, "marks", { "prob", "qlen_sampled" } },
 	{ "dcn", dec_dcn, "marks", { "pref", "hb_flows", "qref" } },
+	{ "afd", dec_afd, "marks", { "m_fair", "flows", "qlen_sampled" } },
 	{ "blue", dec_blue, "marks", { "p_m" } },
 	{ "sfb", dec_sfb, "marked", { "avgprob", "maxprob" } },
 	{ "red", dec_red, "marked", { "early", "pdrop" } },

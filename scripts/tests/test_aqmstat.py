@@ -9,6 +9,11 @@ again nothing moves, so the last record aqmstat writes must equal
 `tc -s -j qdisc show` key for key.
 
 Needs root (namespaces, tc) and gcc with libnl's headers (make deps).
+
+The decoders of the project's own kinds (the xstats structs of
+include/uapi/linux/pkt_aqm.h) are also checked without a kernel: each one,
+fed a struct whose members all differ, must emit every member under its
+name and with tc's scale. Needs gcc only.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -35,10 +41,12 @@ GENERIC = ("bytes", "packets", "qlen", "backlog", "drops", "requeues", "overlimi
 GENERIC_COUNTERS = ("bytes", "packets", "drops", "requeues", "overlimits")
 IDENTITY = ("t", "wall", "dev", "handle", "parent", "kind")
 
-pytestmark = pytest.mark.skipif(
-    os.geteuid() != 0 or shutil.which("unshare") is None or shutil.which("tc") is None,
-    reason="needs root, unshare and tc (network namespaces)",
-)
+CAN_NETNS = os.geteuid() == 0 and shutil.which("unshare") is not None and bool(shutil.which("tc"))
+
+
+def _need_netns() -> None:
+    if not CAN_NETNS:
+        pytest.skip("needs root, unshare and tc (network namespaces)")
 
 
 @dataclass(frozen=True)
@@ -213,12 +221,14 @@ def _setup_veth(a: Netns, b: Netns) -> bool:
 @pytest.fixture(scope="module")
 def aqmstat() -> Path:
     """The sanitized build: a memory error or leak fails the test"""
+    _need_netns()
     subprocess.run(["make", "-s", "-C", str(BENCH), "aqmstat-asan"], check=True)
     return BENCH / "aqmstat-asan"
 
 
 @pytest.fixture(scope="module")
 def bed() -> Iterator[Bed]:
+    _need_netns()
     a, b = Netns(), Netns()
     try:
         if _setup_veth(a, b):
@@ -443,3 +453,96 @@ def test_help(aqmstat: Path) -> None:
     r = subprocess.run([str(aqmstat), "-h"], capture_output=True, text=True)
     assert r.returncode == 0
     assert r.stdout.startswith("Usage: aqmstat [-i] -d DEV")
+
+
+# the project's kinds, decoded from a struct built here, without a kernel
+
+HEADER = TOP / "include" / "uapi" / "linux" / "pkt_aqm.h"
+# members that tc prints scaled: 1/256 units, and u32 fractions of 2^32
+SCALE = {"pref": 256.0, "rate": 256.0, "m_fair": 256.0, "prob": 2.0**32, "p_m": 2.0**32}
+
+
+def _xstats_structs(text: str) -> dict[str, list[str]]:
+    """kind -> members of struct tc_<kind>_xstats, in order"""
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    return {
+        kind: re.findall(r"__u(?:8|16|32|64)\s+(\w+)\s*;", body)
+        for kind, body in re.findall(r"struct\s+tc_(\w+)_xstats\s*\{(.*?)\};", text, re.S)
+    }
+
+
+# every kind of the header: one without a decoder fails below
+PROJECT_KINDS = sorted(_xstats_structs(HEADER.read_text()))
+
+
+def _harness(structs: dict[str, list[str]]) -> str:
+    """C: record functions that print each field, and a main that fills
+    struct tc_<argv[1]>_xstats with member i = i + 2 and decodes it"""
+    cases = []
+    for kind, members in structs.items():
+        sets = " ".join(f"st.{m} = {i + 2};" for i, m in enumerate(members))
+        cases.append(
+            f'\tif (!strcmp(argv[1], "{kind}")) {{\n'
+            f"\t\tstruct tc_{kind}_xstats st;\n\n"
+            f"\t\tmemset(&st, 0, sizeof(st));\n\t\t{sets}\n"
+            f"\t\tk->decode(&r, &st, sizeof(st));\n\t\treturn 0;\n\t}}\n"
+        )
+    return (
+        "#include <inttypes.h>\n#include <stdio.h>\n#include <string.h>\n"
+        '#include <linux/pkt_aqm.h>\n#include "aqmstat.h"\n\n'
+        "static struct rec r;\n\n"
+        "void rec_u64(struct rec *x, const char *k, uint64_t v)\n"
+        '{ (void)x; printf("%s %" PRIu64 "\\n", k, v); }\n'
+        "void rec_s64(struct rec *x, const char *k, int64_t v)\n"
+        '{ (void)x; printf("%s %" PRId64 "\\n", k, v); }\n'
+        "void rec_dbl(struct rec *x, const char *k, double v)\n"
+        '{ (void)x; printf("%s %.17g\\n", k, v); }\n'
+        "void rec_bool(struct rec *x, const char *k, bool v)\n"
+        '{ (void)x; printf("%s %d\\n", k, v); }\n\n'
+        "int main(int argc, char **argv)\n{\n"
+        "\tconst struct aqm_kind *k = argc > 1 ? aqm_kind_find(argv[1]) : NULL;\n\n"
+        '\tif (!k) {\n\t\tfputs("no decoder\\n", stderr);\n\t\treturn 2;\n\t}\n'
+        + "".join(cases)
+        + "\treturn 3;\n}\n"
+    )
+
+
+@pytest.fixture(scope="module")
+def decoders(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, list[str]]]:
+    """the harness built with aqmstat_kinds.c, and the structs it knows"""
+    if shutil.which("gcc") is None:
+        pytest.skip("needs gcc")
+    structs = _xstats_structs(HEADER.read_text())
+    d = tmp_path_factory.mktemp("kinds")
+    (d / "harness.c").write_text(_harness(structs))
+    exe = d / "harness"
+    subprocess.run(
+        ["gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-D_GNU_SOURCE",
+         "-I", str(TOP / "include" / "uapi"), "-I", str(BENCH), "-o", str(exe),
+         str(d / "harness.c"), str(BENCH / "aqmstat_kinds.c")],
+        check=True,
+    )  # fmt: skip
+    return exe, structs
+
+
+def test_header_has_the_project_kinds() -> None:
+    assert {"pi", "dcn", "afd", "blue"} <= set(PROJECT_KINDS)
+
+
+@pytest.mark.parametrize("kind", PROJECT_KINDS)
+def test_project_decoder_emits_every_member(
+    decoders: tuple[Path, dict[str, list[str]]], kind: str
+) -> None:
+    exe, structs = decoders
+    r = subprocess.run([str(exe), kind], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    got = {}
+    for line in r.stdout.splitlines():
+        key, val = line.split()
+        assert key not in got, f"{key} emitted twice"
+        got[key] = float(val)
+    members = [m for m in structs[kind] if m != "pad"]
+    assert sorted(got) == sorted(members)
+    for i, m in enumerate(structs[kind]):
+        if m != "pad":
+            assert got[m] == pytest.approx((i + 2) / SCALE.get(m, 1.0), rel=1e-12), m

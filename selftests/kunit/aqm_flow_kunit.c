@@ -69,12 +69,12 @@ static struct aqm_ftab *ftab_new(struct kunit *test, u32 capacity)
 	return t;
 }
 
-static struct aqm_shadow *shadow_new(struct kunit *test, u32 size)
+static struct aqm_shadow *shadow_new(struct kunit *test, u32 size, u32 flows)
 {
 	struct aqm_shadow *sh = kunit_kzalloc(test, sizeof(*sh), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, sh);
-	KUNIT_ASSERT_EQ(test, aqm_shadow_alloc(sh, size), 0);
+	KUNIT_ASSERT_EQ(test, aqm_shadow_alloc(sh, size, flows), 0);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
 							shadow_free_action,
 							sh), 0);
@@ -959,64 +959,109 @@ static struct kunit_suite aqm_flow_decay_suite = {
 /* ====================================================================== */
 /* shadow buffer (AFD)                                                    */
 
+/* ring slot @i holds the arrival (@id, @w) */
+static void ring_is(struct kunit *test, const struct aqm_shadow *sh, u32 i,
+		    u32 id, u32 w)
+{
+	KUNIT_EXPECT_EQ_MSG(test, sh->ring[i].id, id, "ring slot %u", i);
+	KUNIT_EXPECT_EQ_MSG(test, sh->ring[i].w, w, "ring slot %u", i);
+}
+
 static void aqm_shadow_alloc_limits(struct kunit *test)
 {
 	struct aqm_shadow *sh = kunit_kzalloc(test, sizeof(*sh), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, sh);
-	KUNIT_EXPECT_EQ(test, aqm_shadow_alloc(sh, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, aqm_shadow_alloc(sh, AQM_SHADOW_MAX + 1),
+	KUNIT_EXPECT_EQ(test, aqm_shadow_alloc(sh, 0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_alloc(sh, 0, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_alloc(sh, AQM_SHADOW_MAX + 1, 1),
 			-EINVAL);
+	/* flows 0 (the qdisc turns its "0 = b" into b) and flows > b */
+	KUNIT_EXPECT_EQ(test, aqm_shadow_alloc(sh, 4, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_alloc(sh, 4, 5), -EINVAL);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_alloc(sh, 1, 2), -EINVAL);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_alloc(sh, AQM_SHADOW_MAX,
+					       AQM_SHADOW_MAX + 1), -EINVAL);
+	/* a refusal writes nothing */
 	KUNIT_EXPECT_NULL(test, sh->ring);
+	KUNIT_EXPECT_NULL(test, sh->counts.slots);
 	KUNIT_EXPECT_EQ(test, aqm_shadow_mem(sh), 0);
 
-	KUNIT_ASSERT_EQ(test, aqm_shadow_alloc(sh, 4), 0);
-	/* 4 ids + 8 count slots */
-	KUNIT_EXPECT_EQ(test, aqm_shadow_mem(sh), 4 * 4 + 8 * 24);
+	/* 4 ring slots of 8 bytes + roundup_pow_of_two(2 * 4) = 8 slots */
+	KUNIT_ASSERT_EQ(test, aqm_shadow_alloc(sh, 4, 4), 0);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_mem(sh), 4 * 8 + 8 * 24);
 	KUNIT_EXPECT_EQ(test, sh->counts.capacity, 4);
+	KUNIT_EXPECT_EQ(test, sh->size, 4);
+	KUNIT_EXPECT_EQ(test, sh->len, 0);
+	KUNIT_EXPECT_EQ(test, sh->total, 0);
 	aqm_shadow_free(sh);
 	KUNIT_EXPECT_EQ(test, aqm_shadow_mem(sh), 0);
 	aqm_shadow_free(sh);
 
-	KUNIT_ASSERT_EQ(test, aqm_shadow_alloc(sh, AQM_SHADOW_MAX), 0);
+	/* flows < b: the table shrinks, the ring does not (2 * 3 -> 8) */
+	KUNIT_ASSERT_EQ(test, aqm_shadow_alloc(sh, 4, 3), 0);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_mem(sh), 4 * 8 + 8 * 24);
+	KUNIT_EXPECT_EQ(test, sh->counts.capacity, 3);
+	aqm_shadow_free(sh);
+	KUNIT_ASSERT_EQ(test, aqm_shadow_alloc(sh, 4, 1), 0);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_mem(sh), 4 * 8 + 2 * 24);
+	aqm_shadow_free(sh);
+	KUNIT_ASSERT_EQ(test, aqm_shadow_alloc(sh, 1000, 3), 0);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_mem(sh), 1000 * 8 + 8 * 24);
+	aqm_shadow_free(sh);
+
+	/* afd's default, shadow 1000 flows 0: 8000 + 2048 * 24 */
+	KUNIT_ASSERT_EQ(test, aqm_shadow_alloc(sh, 1000, 1000), 0);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_mem(sh), 57152);
+	aqm_shadow_free(sh);
+
+	KUNIT_ASSERT_EQ(test, aqm_shadow_alloc(sh, AQM_SHADOW_MAX,
+					       AQM_SHADOW_MAX), 0);
 	KUNIT_EXPECT_EQ(test, aqm_shadow_mem(sh),
-			(size_t)AQM_SHADOW_MAX * 4 + (size_t)2 * AQM_SHADOW_MAX * 24);
+			(size_t)AQM_SHADOW_MAX * 8 +
+			(size_t)2 * AQM_SHADOW_MAX * 24);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_mem(sh), (size_t)(512 + 3072) << 10);
 	aqm_shadow_free(sh);
 }
 
-/* m_i counts, and the oldest arrival leaves first. */
+/* m_i counts packets (weight 1), and the oldest arrival leaves first. */
 static void aqm_shadow_eviction(struct kunit *test)
 {
-	struct aqm_shadow *sh = shadow_new(test, 4);
+	struct aqm_shadow *sh = shadow_new(test, 4, 4);
 	/* all in one home slot of the counts table */
 	u32 a = 0x10000001, b = 0x10000002, c = 0x10000003, d = 0x10000004;
 
 	KUNIT_EXPECT_EQ(test, aqm_shadow_count(sh, a), 0);
-	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, a), 1);
-	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, a), 2);
-	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, b), 1);
-	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, a), 3);	/* a a b a */
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, a, 1), 1);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, a, 1), 2);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, b, 1), 1);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, a, 1), 3);	/* a a b a */
 	KUNIT_EXPECT_EQ(test, sh->len, 4);
+	KUNIT_EXPECT_EQ(test, sh->total, 4);
 
-	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, c), 1);	/* a b a c */
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, c, 1), 1);	/* a b a c */
 	KUNIT_EXPECT_EQ(test, aqm_shadow_count(sh, a), 2);
 	KUNIT_EXPECT_EQ(test, aqm_shadow_count(sh, b), 1);
-	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, c), 2);	/* b a c c */
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, c, 1), 2);	/* b a c c */
 	KUNIT_EXPECT_EQ(test, aqm_shadow_count(sh, a), 1);
 	KUNIT_EXPECT_EQ(test, aqm_shadow_count(sh, b), 1);
-	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, c), 3);	/* a c c c */
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, c, 1), 3);	/* a c c c */
 	KUNIT_EXPECT_EQ(test, aqm_shadow_count(sh, b), 0);
 	KUNIT_EXPECT_NULL(test, aqm_ftab_lookup(&sh->counts, b));
-	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, d), 1);	/* c c c d */
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, d, 1), 1);	/* c c c d */
 	KUNIT_EXPECT_EQ(test, aqm_shadow_count(sh, a), 0);
 	KUNIT_EXPECT_EQ(test, aqm_shadow_count(sh, c), 3);
 	KUNIT_EXPECT_EQ(test, aqm_shadow_count(sh, d), 1);
 	KUNIT_EXPECT_EQ(test, sh->counts.count, 2);
 	KUNIT_EXPECT_EQ(test, sh->len, 4);
+	KUNIT_EXPECT_EQ(test, sh->total, 4);
+	/* 8 arrivals: the ring went round twice, slot 3 holds d */
+	KUNIT_EXPECT_EQ(test, sh->head, 0);
+	ring_is(test, sh, 3, d, 1);
 
 	/* a flow evicting its own oldest arrival keeps its count */
-	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, c), 3);	/* c c d c */
-	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, d), 2);	/* c d c d */
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, c, 1), 3);	/* c c d c */
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, d, 1), 2);	/* c d c d */
 	KUNIT_EXPECT_EQ(test, aqm_shadow_count(sh, c), 2);
 
 	aqm_shadow_reset(sh);
@@ -1024,70 +1069,235 @@ static void aqm_shadow_eviction(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, aqm_shadow_count(sh, d), 0);
 	KUNIT_EXPECT_EQ(test, sh->counts.count, 0);
 	KUNIT_EXPECT_EQ(test, sh->len, 0);
+	KUNIT_EXPECT_EQ(test, sh->total, 0);
 	/* after reset nothing is evicted until the ring is full again */
-	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, a), 1);
-	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, b), 1);
-	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, c), 1);
-	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, d), 1);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, a, 1), 1);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, b, 1), 1);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, c, 1), 1);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, d, 1), 1);
 	KUNIT_EXPECT_EQ(test, aqm_shadow_count(sh, a), 1);
-	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, d), 2);	/* b c d d */
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, d, 1), 2);	/* b c d d */
 	KUNIT_EXPECT_EQ(test, aqm_shadow_count(sh, a), 0);
+	KUNIT_EXPECT_EQ(test, sh->total, 4);
 
 	/* b = 1 */
-	sh = shadow_new(test, 1);
-	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, a), 1);
-	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, a), 1);
-	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, b), 1);
+	sh = shadow_new(test, 1, 1);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, a, 1), 1);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, a, 1), 1);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, b, 1), 1);
 	KUNIT_EXPECT_EQ(test, aqm_shadow_count(sh, a), 0);
 	KUNIT_EXPECT_EQ(test, sh->counts.count, 1);
+	KUNIT_EXPECT_EQ(test, sh->total, 1);
 }
 
 /*
- * Model check: 3000 arrivals of 40 flows (crowded in the counts table)
- * into a buffer of 16; every m_i equals a recount of the last 16 ids, and
- * the counts table is never full.
+ * Weights: m_i and the total are sums of weights (segments or bytes), and
+ * an evicted arrival takes exactly its own weight away.
  */
-static void aqm_shadow_model(struct kunit *test)
+static void aqm_shadow_weights(struct kunit *test)
 {
-	struct aqm_shadow *sh = shadow_new(test, 16);
+	struct aqm_shadow *sh = shadow_new(test, 4, 4);
+	u32 a = 0x20000001, b = 0x20000002, c = 0x20000003, d = 0x20000004;
+
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, a, 3), 3);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, b, 5), 5);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, a, 2), 5);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, c, 7), 7);	/* a3 b5 a2 c7 */
+	KUNIT_EXPECT_EQ(test, sh->total, 17);
+	ring_is(test, sh, 0, a, 3);
+	ring_is(test, sh, 2, a, 2);
+
+	/* a3 leaves: a keeps its later 2 */
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, b, 1), 6);	/* b5 a2 c7 b1 */
+	KUNIT_EXPECT_EQ(test, aqm_shadow_count(sh, a), 2);
+	KUNIT_EXPECT_EQ(test, sh->total, 15);
+	ring_is(test, sh, 0, b, 1);
+	/* b5 leaves */
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, a, 10), 12);	/* a2 c7 b1 a10 */
+	KUNIT_EXPECT_EQ(test, aqm_shadow_count(sh, b), 1);
+	KUNIT_EXPECT_EQ(test, sh->total, 20);
+	/* a2 leaves, then c7: c leaves the table with its only arrival */
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, d, 1), 1);	/* c7 b1 a10 d1 */
+	KUNIT_EXPECT_EQ(test, aqm_shadow_count(sh, a), 10);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_count(sh, c), 7);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, d, 100), 101);	/* b1 a10 d1 d100 */
+	KUNIT_EXPECT_EQ(test, aqm_shadow_count(sh, c), 0);
+	KUNIT_EXPECT_NULL(test, aqm_ftab_lookup(&sh->counts, c));
+	KUNIT_EXPECT_EQ(test, sh->counts.count, 3);
+	KUNIT_EXPECT_EQ(test, sh->total, 112);
+	/* the arrival weighed 100, so m_i grew by 100, not by one packet */
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, d, 1), 102);	/* a10 d1 d100 d1 */
+	KUNIT_EXPECT_EQ(test, aqm_shadow_count(sh, b), 0);
+	KUNIT_EXPECT_EQ(test, sh->total, 112);
+	ftab_check(test, &sh->counts);
+
+	/* weights near U32_MAX: the total and m_i go past 32 bits exactly */
+	aqm_shadow_reset(sh);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, a, U32_MAX), (u64)U32_MAX);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, a, U32_MAX), 2ULL * U32_MAX);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, b, U32_MAX), (u64)U32_MAX);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, a, U32_MAX), 3ULL * U32_MAX);
+	KUNIT_EXPECT_EQ(test, sh->total, 4ULL * U32_MAX);
+	/* a U32_MAX arrival leaves, a weight of 1 comes in */
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, b, 1), (u64)U32_MAX + 1);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_count(sh, a), 2ULL * U32_MAX);
+	KUNIT_EXPECT_EQ(test, sh->total, 3ULL * U32_MAX + 1);
+}
+
+/*
+ * flows < b: a sampled arrival of a new flow while the table is full keeps
+ * its place in the ring (the window stays b arrivals long) but is counted
+ * for nobody, and its eviction later changes no count, even when its flow
+ * has been admitted in the meantime.
+ */
+static void aqm_shadow_flows_full(struct kunit *test)
+{
+	struct aqm_shadow *sh = shadow_new(test, 4, 1);
+	u32 a = 0x30000001, c = 0x30000003;
+
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, a, 1), 1);
+	/* c: the table holds a, its capacity */
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, c, 2), 0);
+	KUNIT_EXPECT_EQ(test, sh->counts.full, 1);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_count(sh, c), 0);
+	KUNIT_EXPECT_NULL(test, aqm_ftab_lookup(&sh->counts, c));
+	KUNIT_EXPECT_EQ(test, sh->len, 2);
+	KUNIT_EXPECT_EQ(test, sh->total, 1);
+	ring_is(test, sh, 1, c, 0);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, c, 3), 0);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, c, 4), 0);	/* a1 c0 c0 c0 */
+	KUNIT_EXPECT_EQ(test, sh->counts.full, 3);
+	KUNIT_EXPECT_EQ(test, sh->len, 4);
+	KUNIT_EXPECT_EQ(test, sh->total, 1);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_count(sh, a), 1);
+
+	/* a's only arrival leaves, so c finds room */
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, c, 5), 5);	/* c0 c0 c0 c5 */
+	KUNIT_EXPECT_EQ(test, aqm_shadow_count(sh, a), 0);
+	KUNIT_EXPECT_EQ(test, sh->counts.count, 1);
+	KUNIT_EXPECT_EQ(test, sh->counts.full, 3);
+	KUNIT_EXPECT_EQ(test, sh->total, 5);
+	/* the uncounted c arrivals leave: c's count is untouched */
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, c, 1), 6);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, c, 1), 7);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, c, 1), 8);	/* c5 c1 c1 c1 */
+	KUNIT_EXPECT_EQ(test, sh->total, 8);
+	KUNIT_EXPECT_EQ(test, sh->len, 4);
+
+	/* c5 leaves; a is new and the table is full (c) again */
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, a, 9), 0);	/* c1 c1 c1 a0 */
+	KUNIT_EXPECT_EQ(test, aqm_shadow_count(sh, c), 3);
+	KUNIT_EXPECT_EQ(test, sh->counts.full, 4);
+	KUNIT_EXPECT_EQ(test, sh->total, 3);
+	KUNIT_EXPECT_EQ(test, sh->counts.hwm, 1);
+	ftab_check(test, &sh->counts);
+
+	/* reset keeps the cumulative full, as for the ftab */
+	aqm_shadow_reset(sh);
+	KUNIT_EXPECT_EQ(test, sh->counts.full, 4);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, a, 9), 9);
+}
+
+/*
+ * Model check: arrivals of 40 flows (crowded in the counts table) into a
+ * buffer of 16, with weights from 1 to about 2^20 when @weighted; every m_i,
+ * the total, the flows counted and the refusals equal a recount of the last
+ * 16 arrivals, in which an arrival of a new flow is counted only while
+ * fewer than @flows flows are.
+ */
+static void shadow_model(struct kunit *test, u32 flows, bool weighted,
+			 u32 seed)
+{
+	struct aqm_shadow *sh = shadow_new(test, 16, flows);
+	u32 hist_id[16], hist_w[16], ids[40], shift = sh->counts.shift;
+	u64 full = 0;
 	struct rnd_state rnd;
-	u32 hist[16], ids[40];
 	int n, i, j;
 
-	prandom_seed_state(&rnd, 0x5eed0002);
-	for (i = 0; i < 40; i++)	/* counts table: 32 slots, homes 28..31 */
-		ids[i] = ((28U + i % 4) << 27) | i;
+	prandom_seed_state(&rnd, seed);
+	/* homes in the last 4 slots of the counts table, which wraps */
+	for (i = 0; i < 40; i++)
+		ids[i] = (((sh->counts.mask - 3 + i % 4) & sh->counts.mask)
+			  << shift) | i;
 
 	for (n = 0; n < 3000; n++) {
 		u32 r = prandom_u32_state(&rnd);
 		/* flow i with weight ~ 1/(i+1): a few heavy hitters */
 		u32 id = ids[(r % 40) * (r % 40) / 40];
-		u32 got = aqm_shadow_add(sh, id);
-		u32 want = 0, distinct = 0;
+		u32 w = weighted ? 1 + (prandom_u32_state(&rnd) >> 12) : 1;
+		u32 wm = w;	/* its weight in the model: 0 if refused */
+		u64 m_id = 0, total = 0, got;
+		u32 counted = 0;
 
-		hist[n % 16] = id;
+		/* the model: drop the oldest, then admit or not */
+		if (n >= 16)
+			hist_w[n % 16] = 0;
+		for (j = 0; j < 16 && j < n; j++)
+			if (hist_id[j] == id)
+				m_id += hist_w[j];
 		for (i = 0; i < 40; i++) {
-			u32 m = 0;
+			u64 m = 0;
+
+			for (j = 0; j < 16 && j < n; j++)
+				m += hist_id[j] == ids[i] ? hist_w[j] : 0;
+			counted += m > 0;
+		}
+		if (!m_id && counted == flows) {
+			wm = 0;
+			full++;
+		}
+		hist_id[n % 16] = id;
+		hist_w[n % 16] = wm;
+
+		got = aqm_shadow_add(sh, id, w);
+
+		counted = 0;
+		for (i = 0; i < 40; i++) {
+			u64 m = 0;
 
 			for (j = 0; j < 16 && j <= n; j++)
-				m += hist[j] == ids[i];
+				m += hist_id[j] == ids[i] ? hist_w[j] : 0;
+			counted += m > 0;
+			total += m;
 			if (ids[i] == id)
-				want = m;
-			distinct += m > 0;
-			KUNIT_ASSERT_EQ_MSG(test, aqm_shadow_count(sh, ids[i]), m,
-					    "arrival %d flow %d", n, i);
+				KUNIT_ASSERT_EQ_MSG(test, got, m, "arrival %d", n);
+			KUNIT_ASSERT_EQ_MSG(test, aqm_shadow_count(sh, ids[i]),
+					    m, "arrival %d flow %d", n, i);
 		}
-		KUNIT_ASSERT_EQ_MSG(test, got, want, "arrival %d", n);
-		KUNIT_ASSERT_EQ(test, sh->counts.count, distinct);
+		KUNIT_ASSERT_EQ_MSG(test, sh->total, total, "arrival %d", n);
+		KUNIT_ASSERT_EQ(test, sh->counts.count, counted);
+		KUNIT_ASSERT_EQ(test, sh->counts.full, full);
+		KUNIT_ASSERT_EQ(test, sh->len, min(n + 1, 16));
 	}
-	KUNIT_EXPECT_EQ(test, sh->counts.full, 0);
 	ftab_check(test, &sh->counts);
+	KUNIT_EXPECT_LE(test, sh->counts.hwm, flows);
+	/* the sequence does reach the limit when there is one */
+	if (flows < 16)
+		KUNIT_EXPECT_GT(test, full, 0);
+}
+
+/* flows = b: the counts table never refuses a flow */
+static void aqm_shadow_model(struct kunit *test)
+{
+	shadow_model(test, 16, false, 0x5eed0002);
+	shadow_model(test, 16, true, 0x5eed0003);
+}
+
+/* flows < b, packets and weights: the model counts the refusals too */
+static void aqm_shadow_model_flows(struct kunit *test)
+{
+	shadow_model(test, 5, false, 0x5eed0004);
+	shadow_model(test, 5, true, 0x5eed0005);
+	shadow_model(test, 1, true, 0x5eed0006);
 }
 
 static struct kunit_case aqm_flow_shadow_cases[] = {
 	KUNIT_CASE(aqm_shadow_alloc_limits),
 	KUNIT_CASE(aqm_shadow_eviction),
+	KUNIT_CASE(aqm_shadow_weights),
+	KUNIT_CASE(aqm_shadow_flows_full),
 	KUNIT_CASE(aqm_shadow_model),
+	KUNIT_CASE(aqm_shadow_model_flows),
 	{}
 };
 

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # aqmstat (scripts/bench) on the router of the 10 Mbit/s, 40 ms dumbbell,
-# sampling the bottleneck leaf every 10 ms while 3 TCP flows cross pi, dcn
-# and blue:
+# sampling the bottleneck leaf every 10 ms while 3 TCP flows cross pi, dcn,
+# afd and blue:
 #  - it ends cleanly on SIGTERM, every record decodes, t strictly
 #    increases and no counter ever decreases;
 #  - the controller state is decoded: pi's prob and blue's p_m stay in
-#    [0, 1] and rise above 0 under load, dcn's HB holds flows at some point;
+#    [0, 1] and rise above 0 under load, dcn's HB and afd's flow table hold
+#    flows at some point;
 #  - once the link is idle, the last record's counters equal those of
 #    `tc -s -j` taken after the traffic (nothing moves any more).
 # The sampling rate achieved under load and the ticks missed are printed
@@ -19,7 +20,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 AQMSTAT=$top/scripts/bench/aqmstat
 SECS=6
 FLOWS=3
-QDISCS=(pi dcn blue)
+QDISCS=(pi dcn afd blue)
 PER_QDISC=6
 
 if [ ! -x "$AQMSTAT" ]; then
@@ -58,6 +59,8 @@ dumbbell_qdisc pi limit 300 qref 24 rate 10mbit rtt 100ms flows "$FLOWS" avpkt 1
 trace pi
 dumbbell_qdisc dcn limit 300 qref 24
 trace dcn
+dumbbell_qdisc afd limit 300 qref 24
+trace afd
 dumbbell_qdisc blue limit 100
 trace blue
 
@@ -72,10 +75,12 @@ COUNTERS = ["bytes", "packets", "drops", "requeues", "overlimits"]
 KIND = {
     "pi": (["early_drops", "forced_drops", "marks", "samples"], "prob", "prob"),
     "dcn": (["early_drops", "forced_drops", "marks", "promotions"], None, "hb_flows"),
+    "afd": (["early_drops", "forced_drops", "marks", "sampled"], None, "flows"),
     "blue": (["early_drops", "overflow_drops", "marks", "increments"], "p_m", "p_m"),
 }
 IDLE_STABLE = {"pi": ["early_drops", "forced_drops", "marks"],
                "dcn": ["early_drops", "forced_drops", "marks", "promotions"],
+               "afd": ["early_drops", "forced_drops", "marks", "sampled"],
                "blue": ["early_drops", "overflow_drops", "marks", "increments"]}
 out = {}
 for n in names:
@@ -124,6 +129,11 @@ for n in names:
         p = [r[prob] for r in recs]
         out[f"{n}_range"] = f"'{min(p)} .. {max(p)}'"
         out[f"{n}_range_ok"] = int(0 <= min(p) and max(p) <= 1)
+    elif n == "afd":
+        fair = [r["m_fair"] for r in recs]
+        over = sum(r["flows"] > r["flows_capacity"] for r in recs)
+        out[f"{n}_range"] = f"'m_fair {min(fair)} .. {max(fair)}, {over} over capacity'"
+        out[f"{n}_range_ok"] = int(min(fair) >= 0 and over == 0)
     else:
         pref = [r["pref"] for r in recs]
         over = sum(r["hb_flows"] > r["hb_capacity"] for r in recs)
@@ -160,6 +170,9 @@ for q in "${QDISCS[@]}"; do
 	if [ "$q" = dcn ]; then
 		tap_result $((${!ok:-0} != 1)) "dcn: pref >= 0, hb_flows <= hb_capacity (${!range:-})"
 		tap_cmp "dcn: HB holds flows at some point (max hb_flows)" "${!smax:-}" ">" 0
+	elif [ "$q" = afd ]; then
+		tap_result $((${!ok:-0} != 1)) "afd: m_fair >= 0, flows <= flows_capacity (${!range:-})"
+		tap_cmp "afd: the flow table holds flows at some point (max flows)" "${!smax:-}" ">" 0
 	else
 		tap_result $((${!ok:-0} != 1)) "$q: the probability stays in [0, 1] (${!range:-})"
 		tap_cmp "$q: the probability rises above 0 under load (max)" "${!smax:-}" ">" 0

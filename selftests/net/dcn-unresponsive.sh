@@ -60,18 +60,13 @@ phase default
 eval "$(PYTHONPATH="$AQM_PYTHONPATH" python3 - "$tmp" "$UDP_FLOWS" <<'PY'
 import json, sys
 from aqmtools.bench.stats import jain
+from aqmtools.iperf import tcp_rates, udp_goodput
 d, n_udp = sys.argv[1], int(sys.argv[2])
 for name in ("paper", "default"):
-    with open(f"{d}/{name}-tcp.json") as f:
-        t = json.load(f)
-    rates = [s["receiver"]["bits_per_second"] for s in t["end"]["streams"]]
+    rates = tcp_rates(f"{d}/{name}-tcp.json")
     print(f"{name}_tcp={sum(rates):.0f}")
     print(f"{name}_jain={jain(rates):.3f}")
-    udp = []
-    for i in range(1, n_udp + 1):
-        with open(f"{d}/{name}-udp{i}.json") as f:
-            s = json.load(f)["end"]["sum"]
-        udp.append(s["bits_per_second"] * (1 - s["lost_percent"] / 100))
+    udp = [udp_goodput(f"{d}/{name}-udp{i}.json")[0] for i in range(1, n_udp + 1)]
     print(f"{name}_udp_min={min(udp):.0f}")
     print(f"{name}_udp_max={max(udp):.0f}")
     with open(f"{d}/{name}-tc.json") as f:

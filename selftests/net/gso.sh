@@ -3,7 +3,7 @@
 # (AQM_OFFLOADS=1: TSO and GSO stay on on every veth, so TCP's GSO packets
 # cross the router whole and reach the qdisc under test as one skb of up to
 # 64 KB), a 10 ms RTT so that TCP's TSO autosizing (about 1 ms of its
-# pacing rate) builds packets of several segments. For pi, dcn and blue as
+# pacing rate) builds packets of several segments. For pi, dcn, afd and blue as
 # the htb leaf in turn, 4 TCP flows for 5 s:
 #  - traffic passes at a reasonable rate;
 #  - the leaf, its htb class and the htb root hold nothing afterwards (the
@@ -40,13 +40,14 @@ run() {
 	echo "# t=${SECONDS}s $name done" >&2
 }
 
-tap_plan 8
+tap_plan 10
 dumbbell_setup 10
 trap 'dumbbell_cleanup; rm -rf "$tmp"' EXIT
 ns_rtr ethtool -k "$BOTTLENECK_DEV" | grep -E '^(tcp-segmentation-offload|generic-segmentation-offload):' >&2 || true
 
 run pi pi limit 1000 bytemode
 run dcn dcn
+run afd afd qref 24
 run blue blue bytelimit 3000
 
 # --- read every snapshot with one python3 ------------------------------------
@@ -55,7 +56,7 @@ import json, sys
 from aqmtools.tcjson import leaf_samples
 d = sys.argv[1]
 out = {}
-for n in ("pi", "dcn", "blue"):
+for n in ("pi", "dcn", "afd", "blue"):
     with open(f"{d}/{n}.iperf") as f:
         out[f"{n}_mbit"] = round(json.load(f)["end"]["sum_received"]["bits_per_second"] / 1e6, 2)
     with open(f"{d}/{n}.left") as f:
@@ -80,6 +81,7 @@ PY
 	echo "# pi bytemode: $pi_mbit Mbit/s, largest mean packet length $pi_maxlen b," \
 		"max qlen $pi_maxq ($pi_n samples), left $pi_left"
 	echo "# dcn: $dcn_mbit Mbit/s, max qlen $dcn_maxq, left $dcn_left"
+	echo "# afd: $afd_mbit Mbit/s, max qlen $afd_maxq, left $afd_left"
 	echo "# blue bytelimit 3000: $blue_mbit Mbit/s, p_m max $blue_pm_max, overflow" \
 		"$blue_overflow, increments $blue_increments, max qlen $blue_maxq, left $blue_left"
 } >&2
@@ -94,6 +96,9 @@ PY
 	tap_cmp "dcn: TCP passes (Mbit/s)" "$dcn_mbit" ">=" 5
 	tap_cmp "dcn: leaf, class and root hold nothing afterwards (packets + bytes)" \
 		"$((dcn_left))" "==" 0
+	tap_cmp "afd: TCP passes (Mbit/s)" "$afd_mbit" ">=" 5
+	tap_cmp "afd: leaf, class and root hold nothing afterwards (packets + bytes)" \
+		"$((afd_left))" "==" 0
 	tap_cmp "blue: TCP passes (Mbit/s)" "$blue_mbit" ">=" 2
 	tap_cmp "blue: leaf, class and root hold nothing afterwards (packets + bytes)" \
 		"$((blue_left))" "==" 0

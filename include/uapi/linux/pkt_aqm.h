@@ -160,6 +160,63 @@ struct tc_dcn_xstats {
 	__u64	held;
 };
 
+/* AFD: Approximate Fair Dropping (Pan, Breslau, Prabhakar, Shenker, 2003) */
+enum {
+	TCA_AFD_UNSPEC,
+	TCA_AFD_LIMIT,		/* u32, packets: hard queue limit */
+	TCA_AFD_QREF,		/* u32, packets: Q_target of the m_fair controller */
+	TCA_AFD_ALPHA,		/* ratio: gain on Q(t-1) - Q_target */
+	TCA_AFD_BETA,		/* ratio: gain on Q(t) - Q_target, > alpha */
+	TCA_AFD_TUPDATE,	/* u32, us: controller sampling period */
+	TCA_AFD_SHADOW,		/* u32: shadow buffer size b, sampled arrivals */
+	TCA_AFD_SAMPLE,		/* u32: s, an arrival is sampled with prob. 1/s */
+	TCA_AFD_FLOWS,		/* u32: flow table capacity, <= b */
+	TCA_AFD_BYTEMODE,	/* u8, 0 or 1: m_i counts bytes, not packets */
+	TCA_AFD_AVPKT,		/* u32, bytes: m_fair's entry size in bytemode */
+	TCA_AFD_ECN,		/* u8, 0 or 1: CE-mark ECT packets */
+	TCA_AFD_ECN_CEIL,	/* ratio in [0, 1]: mark only while d_i <= it */
+	__TCA_AFD_MAX
+};
+
+#define TCA_AFD_MAX	(__TCA_AFD_MAX - 1)
+
+/**
+ * struct tc_afd_xstats - AFD statistics
+ * @m_fair:		fair share, in m_i's unit (sampled packets, or
+ *			sampled bytes in bytemode), in 1/256 units
+ * @qlen_sampled:	queue length at the last controller sample, packets
+ * @shadow_len:		sampled arrivals in the shadow buffer now
+ * @shadow_size:	shadow buffer size b
+ * @flows:		flows with an arrival in the shadow buffer now
+ * @flows_hwm:		most flows tracked at once
+ * @flows_capacity:	flow table capacity
+ * @samples:		controller samples taken
+ * @sampled:		arrivals copied into the shadow buffer
+ * @untracked:		sampled arrivals of a new flow while the flow table
+ *			was full (kept in the buffer, counted for no flow)
+ * @early_drops:	packets dropped with probability (1 - m_fair/m_i)+
+ * @forced_drops:	packets dropped because the queue was at limit
+ * @marks:		ECT packets CE-marked instead of dropped (at most
+ *			ecn_ceil; above it ECT packets count in @early_drops)
+ * @memory:		bytes allocated for the shadow buffer and flow table
+ */
+struct tc_afd_xstats {
+	__u64	m_fair;
+	__u32	qlen_sampled;
+	__u32	shadow_len;
+	__u32	shadow_size;
+	__u32	flows;
+	__u32	flows_hwm;
+	__u32	flows_capacity;
+	__u64	samples;
+	__u64	sampled;
+	__u64	untracked;
+	__u64	early_drops;
+	__u64	forced_drops;
+	__u64	marks;
+	__u64	memory;
+};
+
 /* BLUE (Feng et al., "The BLUE active queue management algorithms", Fig. 3) */
 enum {
 	TCA_BLUE_UNSPEC,

@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * q_afd.c - tc plugin for the linux-aqm AFD qdisc (see tc-afd(8)).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "utils.h"
+#include "tc_util.h"
+#include "aqm_util.h"
+
+static void explain(void)
+{
+	fprintf(stderr,
+		"Usage: ... afd [ limit PACKETS ] [ qref PACKETS ]\n"
+		"               [ alpha GAIN ] [ beta GAIN ] [ tupdate TIME ]\n"
+		"               [ shadow ENTRIES ] [ sample N ] [ flows N ]\n"
+		"               [ bytemode | nobytemode ] [ avpkt SIZE ]\n"
+		"               [ ecn | noecn ] [ ecn_ceil PROB ]\n"
+		"GAIN is a decimal (1.7) or a ratio (17/10), alpha < beta < 32768;\n"
+		"PROB one in [0, 1]. limit and qref (qref < limit) in [1, 1048576]\n"
+		"packets; tupdate in [100us, 1s]; shadow (sampled arrivals kept) and\n"
+		"sample (1 in N arrivals is sampled) in [1, 65536]; flows (flow\n"
+		"table capacity, 0: shadow) in [0, shadow]; avpkt (bytes one entry\n"
+		"of the fair share stands for in bytemode) in [40, 65535] bytes.\n"
+		"Defaults: limit 1000p qref 240p alpha 1.7 beta 1.8 tupdate 6250us\n"
+		"          shadow 1000 sample 1 flows 0 nobytemode avpkt 1000b\n"
+		"          noecn ecn_ceil " AQM_ECN_CEIL_DEF "\n");
+}
+
+enum afd_unit { AFD_PACKETS, AFD_TIME, AFD_SIZE, AFD_COUNT };
+
+/* "name VALUE" words that take a u32, with the kernel's ranges */
+struct afd_u32_opt {
+	const char *name;
+	int type;
+	enum afd_unit unit;
+	__u32 min, max;
+};
+
+static const struct afd_u32_opt afd_u32_opts[] = {
+	{ "limit", TCA_AFD_LIMIT, AFD_PACKETS, 1, 1 << 20 },
+	{ "qref", TCA_AFD_QREF, AFD_PACKETS, 1, 1 << 20 },
+	{ "tupdate", TCA_AFD_TUPDATE, AFD_TIME, 100, 1000000 },
+	{ "shadow", TCA_AFD_SHADOW, AFD_COUNT, 1, 65536 },
+	{ "sample", TCA_AFD_SAMPLE, AFD_COUNT, 1, 65536 },
+	{ "flows", TCA_AFD_FLOWS, AFD_COUNT, 0, 65536 },
+	{ "avpkt", TCA_AFD_AVPKT, AFD_SIZE, 40, 65535 },
+};
+
+static const char *const afd_unit_names[] = {
+	[AFD_PACKETS]	= "packets",
+	[AFD_TIME]	= "us",
+	[AFD_SIZE]	= "bytes",
+	[AFD_COUNT]	= NULL,
+};
+
+static int afd_get_u32(const struct afd_u32_opt *o, __u32 *v, const char *arg)
+{
+	unsigned int u;
+	int err;
+
+	switch (o->unit) {
+	case AFD_PACKETS:
+		err = aqm_get_packets(v, arg);
+		break;
+	case AFD_TIME:
+		err = aqm_get_usecs(v, arg);
+		break;
+	case AFD_SIZE:
+		err = get_size(&u, arg);
+		*v = u;
+		break;
+	default:
+		err = get_unsigned(&u, arg, 0);
+		*v = u;
+		break;
+	}
+	if (err) {
+		fprintf(stderr, "Illegal \"%s\"\n", o->name);
+		return -1;
+	}
+	return aqm_check_range(o->name, *v, o->min, o->max,
+			       afd_unit_names[o->unit]);
+}
+
+static int afd_parse_opt(struct qdisc_util *qu, int argc, char **argv,
+			 struct nlmsghdr *n, const char *dev)
+{
+	__u32 vals[TCA_AFD_MAX + 1] = {};
+	bool set[TCA_AFD_MAX + 1] = {};
+	struct aqm_ratio alpha = {}, beta = {}, ecn_ceil = {};
+	int ecn = -1, bytemode = -1;
+	struct rtattr *tail;
+	size_t i;
+
+	while (argc > 0) {
+		for (i = 0; i < ARRAY_SIZE(afd_u32_opts); i++)
+			if (strcmp(*argv, afd_u32_opts[i].name) == 0)
+				break;
+		if (i < ARRAY_SIZE(afd_u32_opts)) {
+			const struct afd_u32_opt *o = &afd_u32_opts[i];
+
+			NEXT_ARG();
+			if (afd_get_u32(o, &vals[o->type], *argv))
+				return -1;
+			set[o->type] = true;
+		} else if (strcmp(*argv, "alpha") == 0) {
+			NEXT_ARG();
+			if (aqm_parse_ratio_opt(&alpha, "alpha", *argv))
+				return -1;
+			set[TCA_AFD_ALPHA] = true;
+		} else if (strcmp(*argv, "beta") == 0) {
+			NEXT_ARG();
+			if (aqm_parse_ratio_opt(&beta, "beta", *argv))
+				return -1;
+			set[TCA_AFD_BETA] = true;
+		} else if (strcmp(*argv, "bytemode") == 0) {
+			bytemode = 1;
+		} else if (strcmp(*argv, "nobytemode") == 0) {
+			bytemode = 0;
+		} else if (strcmp(*argv, "ecn") == 0) {
+			ecn = 1;
+		} else if (strcmp(*argv, "noecn") == 0) {
+			ecn = 0;
+		} else if (strcmp(*argv, "ecn_ceil") == 0) {
+			NEXT_ARG();
+			if (aqm_parse_prob_opt(&ecn_ceil, "ecn_ceil", *argv, true))
+				return -1;
+			set[TCA_AFD_ECN_CEIL] = true;
+		} else if (strcmp(*argv, "help") == 0) {
+			explain();
+			return -1;
+		} else {
+			fprintf(stderr, "What is \"%s\"?\n", *argv);
+			explain();
+			return -1;
+		}
+		argc--;
+		argv++;
+	}
+
+	tail = addattr_nest(n, 1024, TCA_OPTIONS | NLA_F_NESTED);
+	for (i = 0; i < ARRAY_SIZE(afd_u32_opts); i++)
+		if (set[afd_u32_opts[i].type])
+			addattr32(n, 1024, afd_u32_opts[i].type,
+				  vals[afd_u32_opts[i].type]);
+	if (set[TCA_AFD_ALPHA])
+		aqm_addattr_ratio(n, 1024, TCA_AFD_ALPHA, &alpha);
+	if (set[TCA_AFD_BETA])
+		aqm_addattr_ratio(n, 1024, TCA_AFD_BETA, &beta);
+	if (bytemode != -1)
+		addattr8(n, 1024, TCA_AFD_BYTEMODE, bytemode);
+	if (ecn != -1)
+		addattr8(n, 1024, TCA_AFD_ECN, ecn);
+	if (set[TCA_AFD_ECN_CEIL])
+		aqm_addattr_ratio(n, 1024, TCA_AFD_ECN_CEIL, &ecn_ceil);
+	addattr_nest_end(n, tail);
+	return 0;
+}
+
+static int afd_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
+{
+	struct rtattr *tb[TCA_AFD_MAX + 1];
+	bool bytemode = false, ecn = false;
+
+	if (!opt)
+		return 0;
+	parse_rtattr_nested(tb, TCA_AFD_MAX, opt);
+
+	if (tb[TCA_AFD_BYTEMODE])
+		bytemode = rta_getattr_u8(tb[TCA_AFD_BYTEMODE]);
+	if (tb[TCA_AFD_ECN])
+		ecn = rta_getattr_u8(tb[TCA_AFD_ECN]);
+
+	if (tb[TCA_AFD_LIMIT])
+		print_uint(PRINT_ANY, "limit", "limit %up ",
+			   rta_getattr_u32(tb[TCA_AFD_LIMIT]));
+	if (tb[TCA_AFD_QREF])
+		print_uint(PRINT_ANY, "qref", "qref %up ",
+			   rta_getattr_u32(tb[TCA_AFD_QREF]));
+	aqm_print_ratio_attr("alpha", tb[TCA_AFD_ALPHA], false);
+	aqm_print_ratio_attr("beta", tb[TCA_AFD_BETA], false);
+	if (tb[TCA_AFD_TUPDATE])
+		aqm_print_time("tupdate", rta_getattr_u32(tb[TCA_AFD_TUPDATE]));
+	if (tb[TCA_AFD_SHADOW])
+		print_uint(PRINT_ANY, "shadow", "shadow %u ",
+			   rta_getattr_u32(tb[TCA_AFD_SHADOW]));
+	if (tb[TCA_AFD_SAMPLE])
+		print_uint(PRINT_ANY, "sample", "sample %u ",
+			   rta_getattr_u32(tb[TCA_AFD_SAMPLE]));
+	if (tb[TCA_AFD_FLOWS])
+		print_uint(PRINT_ANY, "flows", "flows %u ",
+			   rta_getattr_u32(tb[TCA_AFD_FLOWS]));
+	aqm_print_flag("ecn", ecn);
+	aqm_print_ratio_attr("ecn_ceil", tb[TCA_AFD_ECN_CEIL], false);
+	aqm_print_flag("bytemode", bytemode);
+	if (tb[TCA_AFD_AVPKT])
+		print_size(PRINT_ANY, "avpkt", "avpkt %s ",
+			   rta_getattr_u32(tb[TCA_AFD_AVPKT]));
+	return 0;
+}
+
+static int afd_print_xstats(struct qdisc_util *qu, FILE *f,
+			    struct rtattr *xstats)
+{
+	struct tc_afd_xstats st = {};
+
+	if (!xstats)
+		return 0;
+	if (RTA_PAYLOAD(xstats) < sizeof(st))
+		return -1;
+	memcpy(&st, RTA_DATA(xstats), sizeof(st));
+
+	/* m_fair in m_i's unit: sampled packets, or bytes in bytemode */
+	print_float(PRINT_ANY, "m_fair", "  m_fair %g", st.m_fair / 256.0);
+	print_uint(PRINT_ANY, "qlen_sampled", " qlen_sampled %u",
+		   st.qlen_sampled);
+	print_u64(PRINT_ANY, "samples", " samples %llu", st.samples);
+	print_nl();
+	print_uint(PRINT_ANY, "shadow_len", "  shadow_len %u", st.shadow_len);
+	print_uint(PRINT_ANY, "shadow_size", " shadow_size %u", st.shadow_size);
+	print_u64(PRINT_ANY, "sampled", " sampled %llu", st.sampled);
+	print_uint(PRINT_ANY, "flows", " flows %u", st.flows);
+	print_uint(PRINT_ANY, "flows_hwm", " flows_hwm %u", st.flows_hwm);
+	print_uint(PRINT_ANY, "flows_capacity", " flows_capacity %u",
+		   st.flows_capacity);
+	print_u64(PRINT_ANY, "untracked", " untracked %llu", st.untracked);
+	if (st.memory <= UINT32_MAX)
+		print_size(PRINT_ANY, "memory", " memory %s", st.memory);
+	else
+		print_u64(PRINT_ANY, "memory", " memory %llub", st.memory);
+	print_nl();
+	print_u64(PRINT_ANY, "early_drops", "  early_drops %llu", st.early_drops);
+	print_u64(PRINT_ANY, "forced_drops", " forced_drops %llu",
+		  st.forced_drops);
+	print_u64(PRINT_ANY, "marks", " marks %llu", st.marks);
+	return 0;
+}
+
+struct qdisc_util afd_qdisc_util = {
+	.id		= "afd",
+	.parse_qopt	= afd_parse_opt,
+	.print_qopt	= afd_print_opt,
+	.print_xstats	= afd_print_xstats,
+};

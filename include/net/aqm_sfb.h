@@ -69,10 +69,10 @@
  *    using the second set ... and the marking probabilities of the
  *    corresponding bins in the warmup set are updated"), which does not say
  *    when warm-up starts.
- *    Consequence: a rate-limited flow has few packets queued, so its standby
- *    bins rarely reach bin_size, and when they are empty its arrivals lower
- *    them: warm-up raises them only while that flow keeps bin_size packets
- *    in the queue.
+ *    As we read it, a consequence: a rate-limited flow has few packets
+ *    queued, so its standby bins rarely reach bin_size, and when they are
+ *    empty its arrivals lower them: warm-up raises them only while that
+ *    flow keeps bin_size packets in the queue.
  *  - At a switch Linux does not clear the old active set: its qlen drain
  *    through the hashes kept in the queued packets, but its p_mark stay, now
  *    under a new key, like extra polluted bins after the next switch. The
@@ -136,6 +136,18 @@
  * 2^30 switches, at most one per arrival, happen while the packet is
  * queued. aqm_sfb_reset() invalidates every tag.
  *
+ * Use, under the qdisc lock (as Linux's sch_sfb does):
+ *
+ *   enqueue:  aqm_sfb_tick(s, now); aqm_sfb_arrive(s, id, now, &res);
+ *             res.minqlen >= max: drop;
+ *             aqm_sfb_penalized(&res): drop unless
+ *               aqm_sfb_penalty_pass(&s->penalty, len, now);
+ *             else aqm_prob_hit(res.p_min, get_random_u32()): mark or drop;
+ *             admitted: res.cb into the skb's cb, aqm_sfb_add(s, &res).
+ *   dequeue, or drop of a queued packet: aqm_sfb_remove(s, cb, now).
+ *   queue purged: aqm_sfb_reset(s, now, NULL); new L or N: purge, free,
+ *             alloc. Dump: aqm_sfb_stats(), aqm_sfb_prob16().
+ *
  * Units: p_m, p_min and deltas in 2^-32 (AQM_BLUE_ONE = 1.0, as aqm_pi.h:
  * aqm_prob_hit(p_min, rnd) draws the mark); qlen, bin_size and max in
  * packets; time in ns; rates in packets/s and bytes/s.
@@ -143,8 +155,9 @@
  * Cost per packet: aqm_sfb_arrive() hashes the flow into one set (two while
  * warming) and visits its L bins (2 L); aqm_sfb_add() L or 2 L bins;
  * aqm_sfb_remove() hashes again and visits as many; aqm_sfb_tick() and the
- * penalty O(1). No division on any of them except aqm_blue_decrement()'s
- * (one div64 per decrement). Only aqm_sfb_stats() walks a whole set.
+ * penalty O(1). No division on any of them but aqm_blue_decrement()'s
+ * (up to two div64 per decrement event). Only aqm_sfb_stats() walks a
+ * whole set.
  *
  * Memory: 24 bytes per bin, 2 L N bins (kvcalloc at allocation): 6 KiB for
  * the defaults, 3 MiB at L = 16, N = 4096.

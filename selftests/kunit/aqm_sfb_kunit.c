@@ -1057,7 +1057,7 @@ static void aqm_sfb_penalty_packets(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pen.pkt.tokens, 19 * TOKEN);
 
 	/* exact to the nanotoken: 3/s for 333333333 ns is 0.999999999 */
-	aqm_sfb_penalty_init(&pen, 3, 1, 0, 0, T0);
+	aqm_sfb_penalty_init(&pen, 3, 2, 0, 0, T0);
 	pen.pkt.tokens = 0;
 	KUNIT_EXPECT_FALSE(test, aqm_sfb_penalty_pass(&pen, 1, T0 + 333333333));
 	KUNIT_EXPECT_EQ(test, pen.pkt.tokens, TOKEN - 1);

@@ -145,8 +145,9 @@
  *             else aqm_prob_hit(res.p_min, get_random_u32()): mark or drop;
  *             admitted: res.cb into the skb's cb, aqm_sfb_add(s, &res).
  *   dequeue, or drop of a queued packet: aqm_sfb_remove(s, cb, now).
- *   queue purged: aqm_sfb_reset(s, now, NULL); new L or N: purge, free,
- *             alloc. Dump: aqm_sfb_stats(), aqm_sfb_prob16().
+ *   queue purged: aqm_sfb_reset(s, now, NULL); new L or N: alloc a new
+ *             state, aqm_sfb_inherit() from the old one, free the old
+ *             (the queue may stay). Dump: aqm_sfb_stats(), aqm_sfb_prob16().
  *
  * Units: p_m, p_min and deltas in 2^-32 (AQM_BLUE_ONE = 1.0, as aqm_pi.h:
  * aqm_prob_hit(p_min, rnd) draws the mark); qlen, bin_size and max in
@@ -167,7 +168,6 @@
 
 #include <linux/bits.h>
 #include <linux/build_bug.h>
-#include <linux/bug.h>
 #include <linux/errno.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
@@ -630,6 +630,22 @@ static inline int aqm_sfb_alloc(struct aqm_sfb *s, u32 levels, u32 nbins,
 }
 
 /**
+ * aqm_sfb_inherit() - take the place of an older state, its packets queued
+ * @s:		newly allocated SFB state (another L or N)
+ * @old:	the state it replaces
+ *
+ * Packets counted in @old may still be queued: their aqm_sfb_remove() must
+ * change nothing in @s. @s->swaps continues from @old's plus 2, as in
+ * aqm_sfb_reset(), so that their tags match neither set; the active set
+ * keeps its index.
+ */
+static inline void aqm_sfb_inherit(struct aqm_sfb *s,
+				   const struct aqm_sfb *old)
+{
+	s->swaps = old->swaps + 2;
+}
+
+/**
  * aqm_sfb_free() - free the bins
  * @s:	SFB state; may be unallocated, and is left unallocated
  */
@@ -841,6 +857,11 @@ static inline void aqm_sfb_add(struct aqm_sfb *s,
  * Hashes it again in the sets where it is still counted and takes 1 from
  * its bins there; with AQM_SFB_DEC_EMPTIED a bin whose count drops to 0
  * gets BLUE's idle event (p_m -= delta2 unless frozen).
+ *
+ * A count already at 0 stays 0, silently, as in Linux: a qdisc cannot
+ * always know whether a packet it dequeues was counted. A child qdisc may
+ * queue a packet while returning NET_XMIT_CN (pfifo_head_drop), segment a
+ * counted GSO packet, or overwrite the cb (a child sfb or choke).
  */
 static inline void aqm_sfb_remove(struct aqm_sfb *s,
 				  const struct aqm_sfb_cb *cb, u64 now)
@@ -855,7 +876,7 @@ static inline void aqm_sfb_remove(struct aqm_sfb *s,
 		for (l = 0; l < s->levels; l++) {
 			struct aqm_sfb_bin *bin = aqm_sfb_bin(s, b, l, idx[l]);
 
-			if (WARN_ON_ONCE(!bin->qlen))
+			if (!bin->qlen)
 				continue;
 			if (!--bin->qlen &&
 			    (s->params.flags & AQM_SFB_DEC_EMPTIED))

@@ -271,6 +271,7 @@ enum {
 	TCA_SFB_AQM_PENALTY_BYTES_BURST, /* u32, bytes: its burst */
 	TCA_SFB_AQM_WARM_ALL,	/* u8, 0 or 1: every arrival warms the standby bins */
 	TCA_SFB_AQM_DEC_EMPTIED, /* u8, 0 or 1: a bin that empties lowers p_m too */
+	TCA_SFB_AQM_PAD,	/* padding of the u64 TCA_SFB_AQM_PENALTY_BYTES */
 	__TCA_SFB_AQM_MAX
 };
 
@@ -279,7 +280,9 @@ enum {
 
 /**
  * struct tc_sfb_aqm_xstats - what follows struct tc_sfb_xstats in the
- * xstats of our sfb (a tc that knows only Linux's struct reads its head)
+ * xstats of our sfb (a tc that knows only Linux's struct reads its head),
+ * at byte sizeof(struct tc_sfb_xstats) = 36, without padding, the same on
+ * every architecture: copy it out with memcpy (its u64 are not aligned)
  * @levels:	L
  * @bins:	N, bins per level
  * @penalized:	flows penalized (p_min = 1) in the last second, counted in a

@@ -65,9 +65,6 @@
 #define SFB_PENALIZED_SLOTS	BIT(SFB_PENALIZED_BITS)
 #define SFB_PENALIZED_NS	NSEC_PER_SEC
 
-/* The child qdisc of a qdisc with the limit of TCA_SFB_PARMS in packets. */
-#define SFB_CHILD_OPS		pfifo_qdisc_ops
-
 /**
  * struct sfb_cfg - what netlink set
  * @qopt:		TCA_SFB_PARMS as set, with one exception: a limit of 0
@@ -353,7 +350,9 @@ static void sfb_trim(struct Qdisc *sch, struct sfb_sched_data *q, u32 limit)
 		q->stats.queuedrop++;
 		rtnl_qdisc_drop(skb, sch);
 	}
-	qdisc_tree_reduce_backlog(sch, pkts, bytes);
+	/* never with 0: it would notify the parents of an empty child */
+	if (pkts)
+		qdisc_tree_reduce_backlog(sch, pkts, bytes);
 }
 
 static void sfb_reset(struct Qdisc *sch)
@@ -385,9 +384,11 @@ static struct netlink_range_validation sfb_penalty_bytes_range = {
  * TCA_SFB_PARMS as Linux: at least the struct (a longer one is accepted and
  * its tail ignored), every value accepted. The parse is Linux's too
  * (nla_parse_nested_deprecated): tc sends TCA_OPTIONS without
- * NLA_F_NESTED.
+ * NLA_F_NESTED. The attributes added after it are validated strictly.
  */
 static const struct nla_policy sfb_policy[TCA_SFB_AQM_MAX + 1] = {
+	[TCA_SFB_UNSPEC]		  = { .strict_start_type =
+						TCA_SFB_AQM_LEVELS },
 	[TCA_SFB_PARMS]			  = { .len = sizeof(struct tc_sfb_qopt) },
 	[TCA_SFB_AQM_LEVELS]		  = NLA_POLICY_RANGE(NLA_U32, 1,
 							     AQM_SFB_LEVELS_MAX),
@@ -533,19 +534,21 @@ static int sfb_configure(struct Qdisc *sch, struct nlattr *opt, bool init,
 	}
 
 	if (init) {
-		child = fifo_create_dflt(sch, &SFB_CHILD_OPS, c.qopt.limit,
+		child = fifo_create_dflt(sch, &pfifo_qdisc_ops, c.qopt.limit,
 					 extack);
 		if (IS_ERR(child)) {
 			aqm_sfb_free(&fresh);
 			return PTR_ERR(child);
 		}
 	} else if (c.qopt.limit != q->cfg.qopt.limit &&
-		   q->qdisc->ops == &SFB_CHILD_OPS) {
-		/* as sch_tbf; a child the user grafted keeps its limit
-		 * unless it is a pfifo, whose limit is sfb's by construction
+		   q->qdisc->ops == &pfifo_qdisc_ops) {
+		/* a pfifo child, ours or grafted, follows sfb's limit in
+		 * packets (as sch_tbf's fifo follows tbf's); other children
+		 * keep theirs
 		 */
 		err = fifo_set_limit(q->qdisc, c.qopt.limit);
 		if (err) {
+			NL_SET_ERR_MSG(extack, "sfb: cannot pass the limit to the child");
 			aqm_sfb_free(&fresh);
 			return err;
 		}
@@ -573,7 +576,8 @@ static int sfb_configure(struct Qdisc *sch, struct nlattr *opt, bool init,
 				     c.qopt.penalty_burst, c.penalty_bytes,
 				     c.penalty_bytes_burst, now);
 	q->cfg = c;
-	sfb_trim(sch, q, c.qopt.limit);
+	if (!init)
+		sfb_trim(sch, q, c.qopt.limit);
 	sch_tree_unlock(sch);
 
 	aqm_sfb_free(&old);
@@ -635,7 +639,8 @@ static u32 sfb_penalized(const struct sfb_sched_data *q, u64 now)
 	for (i = 0; i < SFB_PENALIZED_SLOTS; i++) {
 		u64 t = q->penalized[i];
 
-		if (t && now - t < SFB_PENALIZED_NS)
+		/* t may be a little after now (another CPU's clock) */
+		if (t && t + SFB_PENALIZED_NS > now)
 			n++;
 	}
 	return n;

@@ -267,7 +267,7 @@ struct tc_blue_xstats {
 enum {
 	TCA_SFB_AQM_LEVELS = 2,	/* u32 in [1, 16]: L, default 8 */
 	TCA_SFB_AQM_BINS,	/* u32, power of two in [2, 4096]: N per level, default 16 */
-	TCA_SFB_AQM_PENALTY_BYTES, /* u64, bytes/s: byte rate of penalized flows, 0 = off */
+	TCA_SFB_AQM_PENALTY_BYTES, /* u64, bytes/s, < 2^32: byte rate of penalized flows, 0 = off */
 	TCA_SFB_AQM_PENALTY_BYTES_BURST, /* u32, bytes: its burst */
 	TCA_SFB_AQM_WARM_ALL,	/* u8, 0 or 1: every arrival warms the standby bins */
 	TCA_SFB_AQM_DEC_EMPTIED, /* u8, 0 or 1: a bin that empties lowers p_m too */

@@ -17,7 +17,7 @@ static inline void aqm_kunit_shadow_free(void *p)
 
 /* A shadow buffer of @size arrivals and @flows counts, for this test. */
 static inline struct aqm_shadow *aqm_kunit_shadow_new(struct kunit *test,
-							u32 size, u32 flows)
+						      u32 size, u32 flows)
 {
 	struct aqm_shadow *sh = kunit_kzalloc(test, sizeof(*sh), GFP_KERNEL);
 

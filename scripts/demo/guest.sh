@@ -18,6 +18,9 @@ for m in "$top"/net/sched/aqm_lib.ko "$top"/net/sched/sch_*.ko; do
 	[ -f "$m" ] && insmod "$m"
 done
 
+# the kernel log as it is written, so that a run that dies leaves its last
+# words in OUT
+dmesg -w >"$out/dmesg.txt" 2>&1 &
 dumbbell_setup 40
 for cfg in "$@"; do
 	name=${cfg%%|*}

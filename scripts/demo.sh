@@ -15,7 +15,6 @@ configs=(
 	"pi|pi limit 1000 qref 24 rate 10mbit rtt 100ms flows 4 avpkt 1500"
 	"pi-ecn|pi limit 1000 qref 24 rate 10mbit rtt 100ms flows 4 avpkt 1500 ecn"
 	"dcn|dcn limit 1000 qref 24"
-	"afd|afd limit 1000 qref 24"
 	"blue|blue limit 300 threshold 100 ecn"
 )
 

@@ -15,6 +15,7 @@ configs=(
 	"pi|pi limit 1000 qref 24 rate 10mbit rtt 100ms flows 4 avpkt 1500"
 	"pi-ecn|pi limit 1000 qref 24 rate 10mbit rtt 100ms flows 4 avpkt 1500 ecn"
 	"dcn|dcn limit 1000 qref 24"
+	"afd|afd limit 1000 qref 24"
 	"blue|blue limit 300 threshold 100 ecn"
 )
 
@@ -29,7 +30,8 @@ for c in "${configs[@]}"; do
 	names+=("${c%%|*}")
 done
 aqm_log "running ${#configs[@]} configurations for $secs s each"
-"$AQM_TOP/scripts/vm/run.sh" --timeout $((300 + 2 * secs * ${#configs[@]})) --rwdir "$out" -- \
+"$AQM_TOP/scripts/vm/run.sh" --timeout $((300 + 2 * secs * ${#configs[@]})) --console \
+	--rwdir "$out" -- \
 	"bash '$AQM_TOP/scripts/demo/guest.sh' '$out' '$secs' $(printf "'%s' " "${configs[@]}")" \
 	>"$out/vm.log" 2>&1 || {
 	tail -n 30 "$out/vm.log" >&2

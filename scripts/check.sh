@@ -66,7 +66,7 @@ step() {
 
 kernel_c() {
 	git ls-files -co --exclude-standard -- 'net/sched/*.c' 'net/sched/*.h' \
-		'include/net/*.h' 'include/uapi/linux/*.h' 'selftests/kunit/*.c'
+		'include/net/*.h' 'include/uapi/linux/*.h' 'selftests/kunit/*.[ch]'
 }
 
 build_61() {

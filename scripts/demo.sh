@@ -30,7 +30,8 @@ for c in "${configs[@]}"; do
 	names+=("${c%%|*}")
 done
 aqm_log "running ${#configs[@]} configurations for $secs s each"
-"$AQM_TOP/scripts/vm/run.sh" --timeout $((300 + 2 * secs * ${#configs[@]})) --rwdir "$out" -- \
+"$AQM_TOP/scripts/vm/run.sh" --timeout $((300 + 2 * secs * ${#configs[@]})) --console \
+	--rwdir "$out" -- \
 	"bash '$AQM_TOP/scripts/demo/guest.sh' '$out' '$secs' $(printf "'%s' " "${configs[@]}")" \
 	>"$out/vm.log" 2>&1 || {
 	tail -n 30 "$out/vm.log" >&2

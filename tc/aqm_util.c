@@ -169,6 +169,38 @@ int aqm_parse_prob_opt(struct aqm_ratio *r, const char *name,
 	return 0;
 }
 
+int aqm_parse_ecn_word(struct aqm_ecn_opts *o, int *argcp, char ***argvp)
+{
+	const char *w = **argvp;
+
+	if (strcmp(w, "ecn") == 0) {
+		o->ecn = 1;
+	} else if (strcmp(w, "noecn") == 0) {
+		o->ecn = 0;
+	} else if (strcmp(w, "ecn_ceil") == 0) {
+		if (*argcp <= 1)
+			incomplete_command();
+		(*argvp)++;
+		(*argcp)--;
+		if (aqm_parse_prob_opt(&o->ceil, "ecn_ceil", **argvp, true))
+			return -1;
+		o->ceil_set = true;
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+int aqm_addattr_ecn(struct nlmsghdr *n, int maxlen, int ecn_type,
+		    int ceil_type, const struct aqm_ecn_opts *o)
+{
+	if (o->ecn != -1 && addattr8(n, maxlen, ecn_type, o->ecn))
+		return -1;
+	if (o->ceil_set)
+		return aqm_addattr_ratio(n, maxlen, ceil_type, &o->ceil);
+	return 0;
+}
+
 int aqm_addattr_ratio(struct nlmsghdr *n, int maxlen, int type,
 		      const struct aqm_ratio *r)
 {

@@ -27,6 +27,20 @@ int aqm_parse_ratio_opt(struct aqm_ratio *r, const char *name,
 /* aqm_parse_ratio_opt() for a probability: in [0, 1], or (0, 1]. */
 int aqm_parse_prob_opt(struct aqm_ratio *r, const char *name,
 		       const char *arg, bool zero_ok);
+/* The ECN words of every qdisc of the project: ecn, noecn, ecn_ceil PROB. */
+struct aqm_ecn_opts {
+	int ecn;		/* -1: not given; else 0 or 1 */
+	bool ceil_set;		/* ecn_ceil was given */
+	struct aqm_ratio ceil;	/* in [0, 1] */
+};
+#define AQM_ECN_OPTS_INIT	{ .ecn = -1 }
+/* Take the ECN word at **argvp (and ecn_ceil's value, leaving *argvp on
+ * it): 1 when it was one, 0 when it is another word, -1 on a bad value.
+ */
+int aqm_parse_ecn_word(struct aqm_ecn_opts *o, int *argcp, char ***argvp);
+/* Add what was given: @ecn_type as a u8, @ceil_type as a ratio nest. */
+int aqm_addattr_ecn(struct nlmsghdr *n, int maxlen, int ecn_type,
+		    int ceil_type, const struct aqm_ecn_opts *o);
 /* Add @r as a nest of TCA_AQM_RATIO_NUM and TCA_AQM_RATIO_DEN. */
 int aqm_addattr_ratio(struct nlmsghdr *n, int maxlen, int type,
 		      const struct aqm_ratio *r);

@@ -90,8 +90,9 @@ static int afd_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 {
 	__u32 vals[TCA_AFD_MAX + 1] = {};
 	bool set[TCA_AFD_MAX + 1] = {};
-	struct aqm_ratio alpha = {}, beta = {}, ecn_ceil = {};
-	int ecn = -1, bytemode = -1;
+	struct aqm_ecn_opts eo = AQM_ECN_OPTS_INIT;
+	struct aqm_ratio alpha = {}, beta = {};
+	int bytemode = -1, r;
 	struct rtattr *tail;
 	size_t i;
 
@@ -120,15 +121,9 @@ static int afd_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			bytemode = 1;
 		} else if (strcmp(*argv, "nobytemode") == 0) {
 			bytemode = 0;
-		} else if (strcmp(*argv, "ecn") == 0) {
-			ecn = 1;
-		} else if (strcmp(*argv, "noecn") == 0) {
-			ecn = 0;
-		} else if (strcmp(*argv, "ecn_ceil") == 0) {
-			NEXT_ARG();
-			if (aqm_parse_prob_opt(&ecn_ceil, "ecn_ceil", *argv, true))
+		} else if ((r = aqm_parse_ecn_word(&eo, &argc, &argv))) {
+			if (r < 0)
 				return -1;
-			set[TCA_AFD_ECN_CEIL] = true;
 		} else if (strcmp(*argv, "help") == 0) {
 			explain();
 			return -1;
@@ -152,10 +147,7 @@ static int afd_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		aqm_addattr_ratio(n, 1024, TCA_AFD_BETA, &beta);
 	if (bytemode != -1)
 		addattr8(n, 1024, TCA_AFD_BYTEMODE, bytemode);
-	if (ecn != -1)
-		addattr8(n, 1024, TCA_AFD_ECN, ecn);
-	if (set[TCA_AFD_ECN_CEIL])
-		aqm_addattr_ratio(n, 1024, TCA_AFD_ECN_CEIL, &ecn_ceil);
+	aqm_addattr_ecn(n, 1024, TCA_AFD_ECN, TCA_AFD_ECN_CEIL, &eo);
 	addattr_nest_end(n, tail);
 	return 0;
 }

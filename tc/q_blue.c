@@ -56,13 +56,13 @@ static int blue_get_threshold(__u32 *val, const char *arg,
 static int blue_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			  struct nlmsghdr *n, const char *dev)
 {
-	struct aqm_ratio delta1 = {}, delta2 = {}, ecn_ceil = {};
+	struct aqm_ecn_opts eo = AQM_ECN_OPTS_INIT;
+	struct aqm_ratio delta1 = {}, delta2 = {};
 	bool has_limit = false, has_bytelimit = false, has_threshold = false;
 	bool has_delta1 = false, has_delta2 = false, has_freeze = false;
-	bool has_ceil = false;
 	enum blue_unit unit, threshold_unit = BLUE_UNIT_ANY;
 	__u32 limit = 0, bytelimit = 0, threshold = 0, freeze = 0;
-	int ecn = -1, randomize = -1;
+	int randomize = -1, r;
 	struct rtattr *tail;
 
 	while (argc > 0) {
@@ -117,15 +117,9 @@ static int blue_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			randomize = 1;
 		} else if (strcmp(*argv, "norandomize") == 0) {
 			randomize = 0;
-		} else if (strcmp(*argv, "ecn") == 0) {
-			ecn = 1;
-		} else if (strcmp(*argv, "noecn") == 0) {
-			ecn = 0;
-		} else if (strcmp(*argv, "ecn_ceil") == 0) {
-			NEXT_ARG();
-			if (aqm_parse_prob_opt(&ecn_ceil, "ecn_ceil", *argv, true))
+		} else if ((r = aqm_parse_ecn_word(&eo, &argc, &argv))) {
+			if (r < 0)
 				return -1;
-			has_ceil = true;
 		} else if (strcmp(*argv, "help") == 0) {
 			explain();
 			return -1;
@@ -163,10 +157,7 @@ static int blue_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		addattr32(n, 1024, TCA_BLUE_FREEZE, freeze);
 	if (randomize != -1)
 		addattr8(n, 1024, TCA_BLUE_RANDOMIZE, randomize);
-	if (ecn != -1)
-		addattr8(n, 1024, TCA_BLUE_ECN, ecn);
-	if (has_ceil)
-		aqm_addattr_ratio(n, 1024, TCA_BLUE_ECN_CEIL, &ecn_ceil);
+	aqm_addattr_ecn(n, 1024, TCA_BLUE_ECN, TCA_BLUE_ECN_CEIL, &eo);
 	addattr_nest_end(n, tail);
 	return 0;
 }

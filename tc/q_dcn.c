@@ -83,9 +83,10 @@ static int dcn_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 {
 	__u32 vals[TCA_DCN_MAX + 1] = {};
 	bool set[TCA_DCN_MAX + 1] = {};
-	struct aqm_ratio a = {}, b = {}, ecn_ceil = {}, floor = {};
+	struct aqm_ecn_opts eo = AQM_ECN_OPTS_INIT;
+	struct aqm_ratio a = {}, b = {}, floor = {};
 	struct rtattr *tail;
-	int ecn = -1;
+	int r;
 	size_t i;
 
 	while (argc > 0) {
@@ -119,15 +120,9 @@ static int dcn_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 				return -1;
 			}
 			set[TCA_DCN_FLOOR] = true;
-		} else if (strcmp(*argv, "ecn") == 0) {
-			ecn = 1;
-		} else if (strcmp(*argv, "noecn") == 0) {
-			ecn = 0;
-		} else if (strcmp(*argv, "ecn_ceil") == 0) {
-			NEXT_ARG();
-			if (aqm_parse_prob_opt(&ecn_ceil, "ecn_ceil", *argv, true))
+		} else if ((r = aqm_parse_ecn_word(&eo, &argc, &argv))) {
+			if (r < 0)
 				return -1;
-			set[TCA_DCN_ECN_CEIL] = true;
 		} else if (strcmp(*argv, "help") == 0) {
 			explain();
 			return -1;
@@ -154,10 +149,7 @@ static int dcn_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		aqm_addattr_ratio(n, 1024, TCA_DCN_A, &a);
 	if (set[TCA_DCN_B])
 		aqm_addattr_ratio(n, 1024, TCA_DCN_B, &b);
-	if (ecn != -1)
-		addattr8(n, 1024, TCA_DCN_ECN, ecn);
-	if (set[TCA_DCN_ECN_CEIL])
-		aqm_addattr_ratio(n, 1024, TCA_DCN_ECN_CEIL, &ecn_ceil);
+	aqm_addattr_ecn(n, 1024, TCA_DCN_ECN, TCA_DCN_ECN_CEIL, &eo);
 	if (set[TCA_DCN_FLOOR])
 		aqm_addattr_ratio(n, 1024, TCA_DCN_FLOOR, &floor);
 	addattr_nest_end(n, tail);

@@ -30,11 +30,12 @@ static void explain(void)
 static int pi_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			struct nlmsghdr *n, const char *dev)
 {
-	struct aqm_ratio a = {}, b = {}, ecn_ceil = {};
+	struct aqm_ecn_opts eo = AQM_ECN_OPTS_INIT;
+	struct aqm_ratio a = {}, b = {};
 	__u32 limit = 0, qref = 0, tupdate = 0, rtt = 0;
 	unsigned int flows = 0, avpkt = 0;
-	int ecn = -1, bytemode = -1;
-	bool has_a = false, has_b = false, has_ceil = false;
+	int bytemode = -1, r;
+	bool has_a = false, has_b = false;
 	__u64 rate = 0;
 	struct rtattr *tail;
 
@@ -109,15 +110,9 @@ static int pi_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			}
 			if (aqm_check_range("avpkt", avpkt, 40, 65535, "bytes"))
 				return -1;
-		} else if (strcmp(*argv, "ecn") == 0) {
-			ecn = 1;
-		} else if (strcmp(*argv, "noecn") == 0) {
-			ecn = 0;
-		} else if (strcmp(*argv, "ecn_ceil") == 0) {
-			NEXT_ARG();
-			if (aqm_parse_prob_opt(&ecn_ceil, "ecn_ceil", *argv, true))
+		} else if ((r = aqm_parse_ecn_word(&eo, &argc, &argv))) {
+			if (r < 0)
 				return -1;
-			has_ceil = true;
 		} else if (strcmp(*argv, "bytemode") == 0) {
 			bytemode = 1;
 		} else if (strcmp(*argv, "nobytemode") == 0) {
@@ -158,10 +153,7 @@ static int pi_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		addattr32(n, 1024, TCA_PI_FLOWS, flows);
 	if (avpkt)
 		addattr32(n, 1024, TCA_PI_AVPKT, avpkt);
-	if (ecn != -1)
-		addattr8(n, 1024, TCA_PI_ECN, ecn);
-	if (has_ceil)
-		aqm_addattr_ratio(n, 1024, TCA_PI_ECN_CEIL, &ecn_ceil);
+	aqm_addattr_ecn(n, 1024, TCA_PI_ECN, TCA_PI_ECN_CEIL, &eo);
 	if (bytemode != -1)
 		addattr8(n, 1024, TCA_PI_BYTEMODE, bytemode);
 	addattr_nest_end(n, tail);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Drop linux-aqm into a kernel source tree, for an in-tree build:
-#   net/sched/*.c and selftests/kunit/*.c  -> KSRC/net/sched/
+#   net/sched/*.c, selftests/kunit/*.[ch]   -> KSRC/net/sched/
 #   include/net/*.h, include/uapi/linux/*.h -> KSRC/include/...
 #   net/sched/Kbuild + selftests/kunit/Kbuild -> KSRC/net/sched/Kbuild.linux-aqm,
 #       included from net/sched/Makefile
@@ -17,7 +17,7 @@ if [ ! -f "$ksrc/net/sched/Makefile" ] || [ ! -f "$ksrc/net/sched/Kconfig" ]; th
 	aqm_die "$ksrc is not a kernel source tree"
 fi
 
-cp --remove-destination "$AQM_TOP"/net/sched/*.c "$AQM_TOP"/selftests/kunit/*.c "$ksrc/net/sched/"
+cp --remove-destination "$AQM_TOP"/net/sched/*.c "$AQM_TOP"/selftests/kunit/*.[ch] "$ksrc/net/sched/"
 cp --remove-destination "$AQM_TOP"/include/net/*.h "$ksrc/include/net/"
 cp --remove-destination "$AQM_TOP"/include/uapi/linux/*.h "$ksrc/include/uapi/linux/"
 rm -f "$ksrc/net/sched/Kbuild.linux-aqm" "$ksrc/net/sched/Kconfig.linux-aqm"

@@ -12,7 +12,10 @@
 # Works without a terminal (CI): vng is given a pseudo-terminal through
 # script(1) only when stdin is not one... see vm_exec below.
 #
-# Usage: run.sh [--timeout SECONDS] [--rwdir DIR]... [--memory SIZE] -- CMD
+# Usage: run.sh [--timeout SECONDS] [--rwdir DIR]... [--memory SIZE]
+#               [--console] -- CMD
+#   --console  also print the guest kernel's console (boot log, and the last
+#              words of a panic, which no file in the guest would keep)
 # Environment: AQM_VM_ACCEL=kvm|tcg forces the accelerator; by default KVM
 # is used when a probe boot with it works, else TCG (software emulation).
 set -euo pipefail
@@ -21,12 +24,14 @@ set -euo pipefail
 
 timeout=900
 memory=2G
+console=0
 rwdirs=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--timeout) timeout=$2; shift 2 ;;
 	--rwdir) rwdirs+=(--rwdir "$2"); shift 2 ;;
 	--memory) memory=$2; shift 2 ;;
+	--console) console=1; shift ;;
 	--) shift; break ;;
 	*) aqm_die "unknown option $1" ;;
 	esac
@@ -58,6 +63,7 @@ vm_exec() {
 	shift 2
 	local args=(--run "$bzimage" --memory "$memory" --cpus 2 "${shares[@]}")
 	[ "$accel" = tcg ] && args+=(--disable-kvm)
+	[ "$console" = 1 ] && args+=(--verbose)
 	# not --foreground: then timeout leads a process group of its own and
 	# signals all of it, so qemu (started by vng through sh and virtme-run)
 	# ends with vng. With --foreground only vng was signalled: on a host
@@ -93,4 +99,5 @@ aqm_log "booting $(basename "$(dirname "$kdir")") with $accel"
 
 rc=0
 vm_exec "$accel" "$timeout" "$@" || rc=$?
+[ "$rc" = 0 ] || aqm_log "the VM run exited $rc$([ "$rc" = 124 ] && echo " (past the ${timeout}s timeout)")"
 exit "$rc"

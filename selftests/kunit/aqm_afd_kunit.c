@@ -17,26 +17,11 @@
 #include <net/aqm_afd.h>
 #include <net/aqm_qdisc.h>
 
+#include "aqm_kunit.h"
+
 #define PKT(x)		((s64)(x) << AQM_PI_SHIFT)
 #define T_NS		6250000ULL	/* tupdate 6.25 ms, 160 Hz */
 #define QREF		240
-
-static void shadow_free_action(void *p)
-{
-	aqm_shadow_free(p);
-}
-
-static struct aqm_shadow *shadow_new(struct kunit *test, u32 size, u32 flows)
-{
-	struct aqm_shadow *sh = kunit_kzalloc(test, sizeof(*sh), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, sh);
-	KUNIT_ASSERT_EQ(test, aqm_shadow_alloc(sh, size, flows), 0);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-							shadow_free_action,
-							sh), 0);
-	return sh;
-}
 
 /* rnd in the middle of cell @k of @n */
 static u32 cell(u32 k, u32 n)
@@ -76,7 +61,7 @@ static void aqm_afd_estimator_packets(struct kunit *test)
 {
 	static const u32 flow[8] = { 2, 1, 2, 0, 2, 1, 2, 2 };
 	static const u64 want[3] = { 10, 20, 50 };
-	struct aqm_shadow *sh = shadow_new(test, 80, 80);
+	struct aqm_shadow *sh = aqm_kunit_shadow_new(test, 80, 80);
 	u32 ids[3] = { 0x11110000, 0x22220000, 0x33330000 };
 	u32 n, f;
 
@@ -107,7 +92,7 @@ static void aqm_afd_estimator_bytes(struct kunit *test)
 {
 	static const u32 flow[8] = { 2, 1, 2, 0, 2, 1, 2, 2 };
 	static const u32 len[3] = { 1500, 500, 40 };
-	struct aqm_shadow *sh = shadow_new(test, 80, 80);
+	struct aqm_shadow *sh = aqm_kunit_shadow_new(test, 80, 80);
 	u32 ids[3] = { 0x11110000, 0x22220000, 0x33330000 };
 	u32 n;
 
@@ -349,7 +334,7 @@ static void aqm_afd_controller(struct kunit *test)
  */
 static void aqm_afd_controller_cap(struct kunit *test)
 {
-	struct aqm_shadow *sh = shadow_new(test, 100, 100);
+	struct aqm_shadow *sh = aqm_kunit_shadow_new(test, 100, 100);
 	struct aqm_pi_params p;
 	struct aqm_pi_vars v, nocap;
 	u32 n;
@@ -386,7 +371,7 @@ static void aqm_afd_controller_cap(struct kunit *test)
 /* max(b entries, total / unit), at most AQM_AFD_FAIR_MAX */
 static void aqm_afd_fair_cap_values(struct kunit *test)
 {
-	struct aqm_shadow *sh = shadow_new(test, 10, 10);
+	struct aqm_shadow *sh = aqm_kunit_shadow_new(test, 10, 10);
 	struct aqm_shadow fake = { .size = 10 };
 	u32 n;
 
@@ -474,7 +459,8 @@ static void aqm_afd_cap_no_drop(struct kunit *test)
  */
 static void aqm_afd_max_sizes(struct kunit *test)
 {
-	struct aqm_shadow *sh = shadow_new(test, AQM_SHADOW_MAX, AQM_SHADOW_MAX);
+	struct aqm_shadow *sh = aqm_kunit_shadow_new(test, AQM_SHADOW_MAX,
+						       AQM_SHADOW_MAX);
 	const u64 w = AQM_AFD_WEIGHT_MAX, top = (u64)AQM_SHADOW_MAX * w;
 	u64 c05 = ceil_of(test, 1, 2), c06 = ceil_of(test, 6, 10);
 	u32 a = 0x7fff0001, n;

@@ -21,6 +21,8 @@
 #include <net/aqm_flow.h>
 #include <net/net_namespace.h>
 
+#include "aqm_kunit.h"
+
 /* id whose home slot in @t is @home, @n in the low bits */
 #define FID(t, home, n)		(((u32)(home) << (t)->shift) | (n))
 /* scoreboard of 16 slots: the slot is the top 4 bits */
@@ -35,11 +37,6 @@ static void sb_free_action(void *p)
 static void ftab_free_action(void *p)
 {
 	aqm_ftab_free(p);
-}
-
-static void shadow_free_action(void *p)
-{
-	aqm_shadow_free(p);
 }
 
 static void skb_free_action(void *p)
@@ -67,18 +64,6 @@ static struct aqm_ftab *ftab_new(struct kunit *test, u32 capacity)
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, ftab_free_action,
 							t), 0);
 	return t;
-}
-
-static struct aqm_shadow *shadow_new(struct kunit *test, u32 size, u32 flows)
-{
-	struct aqm_shadow *sh = kunit_kzalloc(test, sizeof(*sh), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, sh);
-	KUNIT_ASSERT_EQ(test, aqm_shadow_alloc(sh, size, flows), 0);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-							shadow_free_action,
-							sh), 0);
-	return sh;
 }
 
 /* ====================================================================== */
@@ -1027,7 +1012,7 @@ static void aqm_shadow_alloc_limits(struct kunit *test)
 /* m_i counts packets (weight 1), and the oldest arrival leaves first. */
 static void aqm_shadow_eviction(struct kunit *test)
 {
-	struct aqm_shadow *sh = shadow_new(test, 4, 4);
+	struct aqm_shadow *sh = aqm_kunit_shadow_new(test, 4, 4);
 	/* all in one home slot of the counts table */
 	u32 a = 0x10000001, b = 0x10000002, c = 0x10000003, d = 0x10000004;
 
@@ -1081,7 +1066,7 @@ static void aqm_shadow_eviction(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sh->total, 4);
 
 	/* b = 1 */
-	sh = shadow_new(test, 1, 1);
+	sh = aqm_kunit_shadow_new(test, 1, 1);
 	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, a, 1), 1);
 	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, a, 1), 1);
 	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, b, 1), 1);
@@ -1096,7 +1081,7 @@ static void aqm_shadow_eviction(struct kunit *test)
  */
 static void aqm_shadow_weights(struct kunit *test)
 {
-	struct aqm_shadow *sh = shadow_new(test, 4, 4);
+	struct aqm_shadow *sh = aqm_kunit_shadow_new(test, 4, 4);
 	u32 a = 0x20000001, b = 0x20000002, c = 0x20000003, d = 0x20000004;
 
 	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, a, 3), 3);
@@ -1152,7 +1137,7 @@ static void aqm_shadow_weights(struct kunit *test)
  */
 static void aqm_shadow_flows_full(struct kunit *test)
 {
-	struct aqm_shadow *sh = shadow_new(test, 4, 1);
+	struct aqm_shadow *sh = aqm_kunit_shadow_new(test, 4, 1);
 	u32 a = 0x30000001, c = 0x30000003;
 
 	KUNIT_EXPECT_EQ(test, aqm_shadow_add(sh, a, 1), 1);
@@ -1208,7 +1193,7 @@ static void aqm_shadow_flows_full(struct kunit *test)
 static void shadow_model(struct kunit *test, u32 flows, bool weighted,
 			 u32 seed)
 {
-	struct aqm_shadow *sh = shadow_new(test, 16, flows);
+	struct aqm_shadow *sh = aqm_kunit_shadow_new(test, 16, flows);
 	u32 hist_id[16], hist_w[16], ids[40], shift = sh->counts.shift;
 	u64 full = 0;
 	struct rnd_state rnd;

@@ -31,8 +31,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 tmp=$(mktemp -d)
-SECS=12
-OMIT=3
+SECS=10
+OMIT=2
 TCP_FLOWS=4
 SHARES=$((TCP_FLOWS + 1))
 QREF=24
@@ -45,7 +45,7 @@ trap 'dumbbell_cleanup; rm -rf "$tmp"' EXIT
 
 # the link's goodput with TCP alone, the unit of the shares
 dumbbell_qdisc pfifo limit 1000
-iperf_run 8 "$TCP_FLOWS" -O 2 >"$tmp/alone.json"
+iperf_run 6 "$TCP_FLOWS" -O 2 >"$tmp/alone.json"
 link=$(json_get 'j["end"]["sum_received"]["bits_per_second"]' <"$tmp/alone.json")
 share=$(awk -v l="$link" -v n="$SHARES" 'BEGIN { printf "%.0f", l / n }')
 echo "# t=${SECONDS}s link goodput $link bit/s, fair share $share bit/s" >&2

@@ -82,7 +82,7 @@ for entry in "${QDISCS[@]}"; do
 	set_root htb default 1
 	ns_rtr tc class add dev "$dev" parent 1: classid 1:1 htb rate 10mbit ceil 10mbit burst 15k cburst 15k
 	ns_rtr tc qdisc add dev "$dev" parent 1:1 handle 10: "${qd[@]}"
-	traffic 8
+	traffic 6
 	sleep 1
 	ns_rtr tc qdisc change dev "$dev" parent 1:1 handle 10: "$kind" "${lower[@]}"
 	tap_cmp "$cfg: qlen within a lowered limit at once" "$(sum_children qlen)" "<=" 5

@@ -5,6 +5,7 @@
 # there (AQMSTAT_ALL_KINDS). Linux's sfb is a module of the test kernel
 # (the project's sfb takes the same name): loaded for the test, unloaded
 # after it.
+# aqm-selftest: beside-tdc
 set -euo pipefail
 # shellcheck source=selftests/net/lib.sh
 . "$(dirname "$0")/lib.sh"

@@ -154,7 +154,12 @@ run_tdc() {
 	rc=0
 	# two cases per CPU: each waits on tc and ip processes as much as it
 	# computes (146 cases: 117 s with -J 2, 100 s with -J 4 on 2 CPUs)
-	(cd "$work" && "$AQM_CACHE/venv/bin/python3" ./tdc.py -J "$((2 * $(nproc)))" -f "$@") \
+	# in a mount namespace of its own, with its own /run/netns: tdc ends
+	# with "ip -a netns del", which would delete the namespaces of the
+	# selftests running beside it
+	(cd "$work" && unshare -m --propagation private sh -c \
+		'mkdir -p /run/netns && mount -t tmpfs tdc-netns /run/netns && exec "$@"' sh \
+		"$AQM_CACHE/venv/bin/python3" ./tdc.py -J "$((2 * $(nproc)))" -f "$@") \
 		>"$out/tdc.tap" 2>"$out/tdc.err" || rc=$?
 	echo "tdc: $(grep -c '^ok' "$out/tdc.tap" || true) ok, $(grep -c '^not ok' "$out/tdc.tap" || true) not ok ($(since "$t0"))"
 	if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$out/tdc.tap"; then

@@ -6,6 +6,7 @@
 # holds the kind and the module name "sfb": then it is the one decoded
 # (Linux's xstats, then its own). Without it, Linux's sfb, a module of the
 # test kernel, is loaded for the test and unloaded after it.
+# aqm-selftest: beside-tdc
 set -euo pipefail
 # shellcheck source=selftests/net/lib.sh
 . "$(dirname "$0")/lib.sh"

@@ -7,6 +7,7 @@
 #
 # QDISCS: "CONFIG|CHANGE" per line, CHANGE being the options that lower
 # the limit to 5 packets; add each new qdisc here.
+# aqm-selftest: beside-tdc
 set -euo pipefail
 # shellcheck source=selftests/net/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -22,17 +23,10 @@ tap_plan $((${#QDISCS[@]} * PER_QDISC))
 AQM_TXQUEUES=4 dumbbell_setup 20
 
 dev=$BOTTLENECK_DEV
-qd_json() { ns_rtr tc -s -j qdisc show dev "$dev"; }
-
-# sum_children KEY: KEY summed over the non-root qdiscs of rtr1
-sum_children() {
-	qd_json | json_get "sum(q.get('$1', 0) for q in j if not q.get('root'))"
-}
-
-# root_field KEY: KEY of rtr1's root qdisc
-root_field() {
-	qd_json | json_get "[q for q in j if q.get('root')][0]['$1']"
-}
+tmp=$(mktemp -d)
+# snap NAME: tc -s -j of rtr1's qdiscs into $tmp/NAME.json, read at the end
+# (python3 takes 1.5 s to start in the TCG VM: one reads every snapshot)
+snap() { ns_rtr tc -s -j qdisc show dev "$dev" >"$tmp/$1.json"; }
 
 # set_root QDISC...: a new root qdisc of another kind (replace cannot)
 set_root() {
@@ -47,6 +41,7 @@ traffic() {
 	sleep 1
 }
 
+i=0
 for entry in "${QDISCS[@]}"; do
 	cfg=${entry%%|*}
 	read -r -a qd <<<"$cfg"
@@ -57,25 +52,24 @@ for entry in "${QDISCS[@]}"; do
 	set_root "${qd[@]}"
 	traffic 2
 	wait "$iperf"
-	tap_cmp "$cfg: passes traffic as root (packets)" "$(root_field packets)" ">" 1000
+	snap "$i-root"
 
 	# as the children of mq, one per transmit queue
 	set_root mq
-	for i in 1 2 3 4; do
-		ns_rtr tc qdisc replace dev "$dev" parent "1:$i" handle "$((i + 1))0:" "${qd[@]}"
+	for n in 1 2 3 4; do
+		ns_rtr tc qdisc replace dev "$dev" parent "1:$n" handle "$((n + 1))0:" "${qd[@]}"
 	done
-	n=$(qd_json | json_get "len([q for q in j if q['kind'] == '$kind'])")
-	tap_cmp "$cfg: one instance per queue under mq" "$n" "==" 4
+	snap "$i-mq-made"
 	traffic 2
 	wait "$iperf"
-	tap_cmp "$cfg: passes traffic under mq (packets)" "$(sum_children packets)" ">" 1000
+	snap "$i-mq"
 
 	# as the child of tbf
 	set_root tbf rate 10mbit burst 15k latency 200ms
 	ns_rtr tc qdisc add dev "$dev" parent 1:1 handle 10: "${qd[@]}"
 	traffic 2
 	wait "$iperf"
-	tap_cmp "$cfg: passes traffic as the child of tbf (packets)" "$(sum_children packets)" ">" 300
+	snap "$i-tbf"
 
 	# as the leaf of the htb bottleneck: lower limit, reset and delete
 	# under load, then every counter of the parents must come back to 0
@@ -85,7 +79,7 @@ for entry in "${QDISCS[@]}"; do
 	traffic 6
 	sleep 1
 	ns_rtr tc qdisc change dev "$dev" parent 1:1 handle 10: "$kind" "${lower[@]}"
-	tap_cmp "$cfg: qlen within a lowered limit at once" "$(sum_children qlen)" "<=" 5
+	snap "$i-lowered"
 	sleep 1
 	ns_rtr ip link set "$dev" down
 	ns_rtr ip link set "$dev" up
@@ -93,16 +87,73 @@ for entry in "${QDISCS[@]}"; do
 	ns_rtr tc qdisc del dev "$dev" parent 1:1 handle 10:
 	wait "$iperf" || true
 	sleep 1
-	tap_cmp "$cfg: htb root backlog exact after change/reset/delete (bytes)" \
-		"$(root_field backlog)" "==" 0
-	tap_cmp "$cfg: htb root qlen exact after change/reset/delete" \
-		"$(root_field qlen)" "==" 0
+	snap "$i-deleted"
 	# the qdisc itself: after the traffic its own backlog is 0
 	ns_rtr tc qdisc add dev "$dev" parent 1:1 handle 10: "${qd[@]}"
 	traffic 2
 	wait "$iperf"
 	sleep 1
-	tap_cmp "$cfg: own backlog 0 once drained (bytes)" "$(sum_children backlog)" "==" 0
+	snap "$i-drained"
 	ns_rtr tc qdisc del dev "$dev" root
+	i=$((i + 1))
 done
+
+# --- read every snapshot with one python3: "I FIELD VALUE" per line --------
+# root FIELD: of the root qdisc; children FIELD: summed over the others;
+# kind: instances of the kind under test
+python3 - "$tmp" "${#QDISCS[@]}" "${QDISCS[@]}" >"$tmp/values" <<'PY'
+import json
+import sys
+
+tmp, n, cfgs = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+
+
+def load(name):
+    with open(f"{tmp}/{name}.json") as f:
+        return json.load(f)
+
+
+def root(j, key):
+    return [q for q in j if q.get("root")][0][key]
+
+
+def children(j, key):
+    return sum(q.get(key, 0) for q in j if not q.get("root"))
+
+
+for i in range(n):
+    kind = cfgs[i].split()[0]
+    made = load(f"{i}-mq-made")
+    vals = {
+        "root_packets": root(load(f"{i}-root"), "packets"),
+        "mq_instances": len([q for q in made if q["kind"] == kind]),
+        "mq_packets": children(load(f"{i}-mq"), "packets"),
+        "tbf_packets": children(load(f"{i}-tbf"), "packets"),
+        "lowered_qlen": children(load(f"{i}-lowered"), "qlen"),
+        "deleted_backlog": root(load(f"{i}-deleted"), "backlog"),
+        "deleted_qlen": root(load(f"{i}-deleted"), "qlen"),
+        "drained_backlog": children(load(f"{i}-drained"), "backlog"),
+    }
+    for k, v in vals.items():
+        print(i, k, v)
+PY
+# val I FIELD: one value read above
+val() { awk -v i="$1" -v k="$2" '$1 == i && $2 == k { print $3 }' "$tmp/values"; }
+
+i=0
+for entry in "${QDISCS[@]}"; do
+	cfg=${entry%%|*}
+	tap_cmp "$cfg: passes traffic as root (packets)" "$(val $i root_packets)" ">" 1000
+	tap_cmp "$cfg: one instance per queue under mq" "$(val $i mq_instances)" "==" 4
+	tap_cmp "$cfg: passes traffic under mq (packets)" "$(val $i mq_packets)" ">" 1000
+	tap_cmp "$cfg: passes traffic as the child of tbf (packets)" "$(val $i tbf_packets)" ">" 300
+	tap_cmp "$cfg: qlen within a lowered limit at once" "$(val $i lowered_qlen)" "<=" 5
+	tap_cmp "$cfg: htb root backlog exact after change/reset/delete (bytes)" \
+		"$(val $i deleted_backlog)" "==" 0
+	tap_cmp "$cfg: htb root qlen exact after change/reset/delete" \
+		"$(val $i deleted_qlen)" "==" 0
+	tap_cmp "$cfg: own backlog 0 once drained (bytes)" "$(val $i drained_backlog)" "==" 0
+	i=$((i + 1))
+done
+rm -rf "$tmp"
 tap_exit

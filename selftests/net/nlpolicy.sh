@@ -4,6 +4,7 @@
 # outside the policy range, an unknown attribute): selftests/net/nlpolicy.json
 # sent through pyroute2 by scripts/aqmtools/nlcases.py, one TAP line per
 # case, on a dummy device in a namespace of its own.
+# aqm-selftest: beside-tdc
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)

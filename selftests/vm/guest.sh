@@ -101,28 +101,43 @@ if has_stage kunit; then
 fi
 
 # --- netns selftests: each script prints TAP ------------------------------
+# run_net NAME...: the selftests named, one after the other
+run_net() {
+	local name t0 rc
+	for name in "$@"; do
+		t0=$(date +%s)
+		rc=0
+		timeout 600 bash "$top/selftests/net/$name.sh" >"$out/net-$name.tap" 2>"$out/net-$name.err" || rc=$?
+		if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$out/net-$name.tap"; then
+			echo "not ok 999 $name exited with status $rc" >>"$out/net-$name.tap"
+		fi
+		echo "net: $name ($(since "$t0"))"
+		tail -n 3 "$out/net-$name.err" || true
+	done
+}
+
+# A selftest whose file has the line "# aqm-selftest: beside-tdc" measures no
+# rate or delay (its bounds do not depend on how fast the VM runs): those
+# run first, while tdc runs beside them on the other CPU; the ones that
+# measure run afterwards, alone.
+beside=()
+alone=()
 for t in "$top"/selftests/net/*.sh; do
 	name=$(basename "$t" .sh)
 	if [ "$name" = lib ] || ! net_selected "$name"; then
 		continue
 	fi
-	t0=$(date +%s)
-	rc=0
-	timeout 600 bash "$t" >"$out/net-$name.tap" 2>"$out/net-$name.err" || rc=$?
-	if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$out/net-$name.tap"; then
-		echo "not ok 999 $name exited with status $rc" >>"$out/net-$name.tap"
+	if grep -qx '# aqm-selftest: beside-tdc' "$t"; then
+		beside+=("$name")
+	else
+		alone+=("$name")
 	fi
-	echo "net: $name ($(since "$t0"))"
-	tail -n 3 "$out/net-$name.err" || true
 done
 
 # --- tc-testing: the kernel's tdc.py runs our JSON cases -----------------
-cases=()
-for s in "${stages[@]}"; do
-	[ "${s#tdc:}" = "$s" ] || cases+=("$top/selftests/tc-tests/${s#tdc:}.json")
-done
-has_stage tdc && cases=("$top"/selftests/tc-tests/*.json)
-if [ ${#cases[@]} -gt 0 ]; then
+# run_tdc CASEFILE...
+run_tdc() {
+	local t0 work rc
 	t0=$(date +%s)
 	work=$(mktemp -d)
 	cp -r "$kdir/tools/testing/selftests/tc-testing/." "$work/"
@@ -139,14 +154,35 @@ if [ ${#cases[@]} -gt 0 ]; then
 	rc=0
 	# two cases per CPU: each waits on tc and ip processes as much as it
 	# computes (146 cases: 117 s with -J 2, 100 s with -J 4 on 2 CPUs)
-	(cd "$work" && "$AQM_CACHE/venv/bin/python3" ./tdc.py -J "$((2 * $(nproc)))" -f "${cases[@]}") \
+	# in a mount namespace of its own, with its own /run/netns: tdc ends
+	# with "ip -a netns del", which would delete the namespaces of the
+	# selftests running beside it
+	(cd "$work" && unshare -m --propagation private sh -c \
+		'mkdir -p /run/netns && mount -t tmpfs tdc-netns /run/netns && exec "$@"' sh \
+		"$AQM_CACHE/venv/bin/python3" ./tdc.py -J "$((2 * $(nproc)))" -f "$@") \
 		>"$out/tdc.tap" 2>"$out/tdc.err" || rc=$?
 	echo "tdc: $(grep -c '^ok' "$out/tdc.tap" || true) ok, $(grep -c '^not ok' "$out/tdc.tap" || true) not ok ($(since "$t0"))"
 	if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$out/tdc.tap"; then
 		echo "not ok 999 tdc.py exited with status $rc" >>"$out/tdc.tap"
 	fi
 	rm -rf "$work"
+}
+
+cases=()
+for s in "${stages[@]}"; do
+	[ "${s#tdc:}" = "$s" ] || cases+=("$top/selftests/tc-tests/${s#tdc:}.json")
+done
+has_stage tdc && cases=("$top"/selftests/tc-tests/*.json)
+
+# --- run them: tdc beside the selftests that allow it ----------------------
+tdc_pid=""
+if [ ${#cases[@]} -gt 0 ]; then
+	run_tdc "${cases[@]}" &
+	tdc_pid=$!
 fi
+run_net "${beside[@]}"
+[ -z "$tdc_pid" ] || wait "$tdc_pid"
+run_net "${alone[@]}"
 
 # --- the kernel log must be clean of warnings, oopses and leaks ----------
 f="$out/kernel-log.tap"

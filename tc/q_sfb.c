@@ -38,7 +38,8 @@ static void explain(void)
 		"               [ penalty_rate PPS ] [ penalty_burst PACKETS ]\n"
 		"               [ levels L ] [ bins N ]\n"
 		"               [ penalty_bytes RATE ] [ penalty_bytes_burst SIZE ]\n"
-		"               [ warm_all | nowarm_all ] [ dec_emptied | nodec_emptied ]\n"
+		"               [ warm_all | nowarm_all ] [ warm_raise | nowarm_raise ]\n"
+		"               [ dec_emptied | nodec_emptied ]\n"
 		"rehash (the moving hash's period) and db (the double buffering's\n"
 		"warm-up) are in milliseconds. PROB is a decimal in [0, 1], kept in\n"
 		"steps of 1/65535. limit 0 is the device's txqueuelen; max 0 is\n"
@@ -51,7 +52,7 @@ static void explain(void)
 		"Defaults: rehash 600000 db 60000 limit 0 max 25 target 20\n"
 		"          increment 0.0005 decrement 0.00005 penalty_rate 10\n"
 		"          penalty_burst 20 levels 8 bins 16 penalty_bytes 0\n"
-		"          penalty_bytes_burst 0 nowarm_all nodec_emptied\n"
+		"          penalty_bytes_burst 0 nowarm_all nowarm_raise nodec_emptied\n"
 		"Every request sets all of rehash to penalty_burst (those not given\n"
 		"to their defaults), as Linux's tc does; levels to dec_emptied not\n"
 		"given keep their values on change.\n");
@@ -136,7 +137,7 @@ static int sfb_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	bool has_levels = false, has_bins = false, has_bytes = false;
 	bool has_burst = false;
 	__u32 levels = 0, bins = 0, bytes = 0, burst = 0;
-	int warm_all = -1, dec_emptied = -1;
+	int warm_all = -1, warm_raise = -1, dec_emptied = -1;
 	struct rtattr *tail;
 	unsigned int size;
 	size_t i;
@@ -201,6 +202,10 @@ static int sfb_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			warm_all = 1;
 		} else if (strcmp(*argv, "nowarm_all") == 0) {
 			warm_all = 0;
+		} else if (strcmp(*argv, "warm_raise") == 0) {
+			warm_raise = 1;
+		} else if (strcmp(*argv, "nowarm_raise") == 0) {
+			warm_raise = 0;
 		} else if (strcmp(*argv, "dec_emptied") == 0) {
 			dec_emptied = 1;
 		} else if (strcmp(*argv, "nodec_emptied") == 0) {
@@ -234,6 +239,8 @@ static int sfb_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		addattr32(n, 1024, TCA_SFB_AQM_PENALTY_BYTES_BURST, burst);
 	if (warm_all != -1)
 		addattr8(n, 1024, TCA_SFB_AQM_WARM_ALL, warm_all);
+	if (warm_raise != -1)
+		addattr8(n, 1024, TCA_SFB_AQM_WARM_RAISE, warm_raise);
 	if (dec_emptied != -1)
 		addattr8(n, 1024, TCA_SFB_AQM_DEC_EMPTIED, dec_emptied);
 	addattr_nest_end(n, tail);
@@ -345,6 +352,9 @@ static int sfb_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	if (sfb_attr_ok(tb[TCA_SFB_AQM_WARM_ALL], sizeof(__u8)))
 		aqm_print_flag("warm_all",
 			       rta_getattr_u8(tb[TCA_SFB_AQM_WARM_ALL]));
+	if (sfb_attr_ok(tb[TCA_SFB_AQM_WARM_RAISE], sizeof(__u8)))
+		aqm_print_flag("warm_raise",
+			       rta_getattr_u8(tb[TCA_SFB_AQM_WARM_RAISE]));
 	if (sfb_attr_ok(tb[TCA_SFB_AQM_DEC_EMPTIED], sizeof(__u8)))
 		aqm_print_flag("dec_emptied",
 			       rta_getattr_u8(tb[TCA_SFB_AQM_DEC_EMPTIED]));

@@ -114,6 +114,14 @@
  *    0 (Linux, the paper's text): during warm-up only arrivals whose p_min
  *    in the active set is 1 are hashed into the standby set, get the arrival
  *    rules there, and are counted there if admitted; exactly Linux's rule.
+ *    AQM_SFB_WARM_RAISE: during warm-up a penalized arrival raises p_m of
+ *    its standby bins by delta1 (a loss event there), whatever their qlen:
+ *    the paper's "the marking probabilities of the corresponding bins in
+ *    the warmup set are updated" read as raised. Under the rules above a
+ *    rate-limited flow has almost no packet queued, so its standby bins
+ *    never reach bin_size and its arrivals lower them instead: in the
+ *    dumbbell (selftests/net/sfb.sh) neither Linux's policy nor
+ *    AQM_SFB_WARM_ALL kept a flood limited across a switch.
  *    AQM_SFB_WARM_ALL: during warm-up every arrival does so, so the standby
  *    set runs the whole algorithm in parallel under its new key, and its
  *    counts are those of all packets admitted since warm-up began. (A
@@ -207,7 +215,11 @@
 #define AQM_SFB_WARM_ALL	BIT(2)	/* warm-up: every arrival, not only
 					 * penalized ones (Linux)
 					 */
-#define AQM_SFB_FLAGS		GENMASK(2, 0)
+#define AQM_SFB_WARM_RAISE	BIT(3)	/* warm-up: a penalized arrival
+					 * raises p_m of its standby bins
+					 * (IV-D's "updated"), qlen or not
+					 */
+#define AQM_SFB_FLAGS		GENMASK(3, 0)
 
 /* struct aqm_sfb_cb.tag: bits 0-1 the sets, bits 2-31 switches mod 2^30 */
 #define AQM_SFB_TAG_SETS	GENMASK(1, 0)
@@ -778,11 +790,21 @@ static inline void aqm_sfb_arrive(struct aqm_sfb *s, u32 id, u64 now,
 	}
 	if (s->warming && ((s->params.flags & AQM_SFB_WARM_ALL) ||
 			   res->p_min >= AQM_BLUE_ONE)) {
+		/* a penalized packet is a loss event of its standby bins */
+		bool raise = (s->params.flags & AQM_SFB_WARM_RAISE) &&
+			     res->p_min >= AQM_BLUE_ONE;
+
 		aqm_sfb_hash(s, a ^ 1, id, res->idx[a ^ 1]);
-		for (l = 0; l < s->levels; l++)
-			aqm_sfb_arrival_rules(s, aqm_sfb_bin(s, a ^ 1, l,
-							     res->idx[a ^ 1][l]),
-					      now);
+		for (l = 0; l < s->levels; l++) {
+			struct aqm_sfb_bin *bin =
+				aqm_sfb_bin(s, a ^ 1, l, res->idx[a ^ 1][l]);
+
+			if (raise)
+				aqm_blue_increment(&s->params.blue, &bin->blue,
+						   now);
+			else
+				aqm_sfb_arrival_rules(s, bin, now);
+		}
 		sets |= BIT(a ^ 1);
 	}
 	res->cb.id = id;

@@ -75,6 +75,8 @@
  * @bins:		N, a power of two in [AQM_SFB_BINS_MIN, AQM_SFB_BINS_MAX]
  * @penalty_bytes:	bytes/s of the penalty's byte bucket; 0: none
  * @penalty_bytes_burst: bytes, that bucket's size
+ * @warm_raise:	during warm-up a penalized arrival raises p_m of its
+ *			standby bins (AQM_SFB_WARM_RAISE)
  * @warm_all:		every arrival warms the standby bins, not only those
  *			of penalized flows
  * @dec_emptied:	a bin whose count falls to 0 lowers its p_m too
@@ -86,6 +88,7 @@ struct sfb_cfg {
 	u32 penalty_bytes;
 	u32 penalty_bytes_burst;
 	bool warm_all;
+	bool warm_raise;
 	bool dec_emptied;
 };
 
@@ -400,6 +403,7 @@ static const struct nla_policy sfb_policy[TCA_SFB_AQM_MAX + 1] = {
 		NLA_POLICY_FULL_RANGE(NLA_U64, &sfb_penalty_bytes_range),
 	[TCA_SFB_AQM_PENALTY_BYTES_BURST] = { .type = NLA_U32 },
 	[TCA_SFB_AQM_WARM_ALL]		  = NLA_POLICY_MAX(NLA_U8, 1),
+	[TCA_SFB_AQM_WARM_RAISE]	  = NLA_POLICY_MAX(NLA_U8, 1),
 	[TCA_SFB_AQM_DEC_EMPTIED]	  = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
@@ -435,6 +439,8 @@ static void sfb_params(const struct sfb_cfg *c, struct aqm_sfb_params *p)
 	p->warmup_ns = (u64)o->warmup_time * NSEC_PER_MSEC;
 	if (c->warm_all)
 		p->flags |= AQM_SFB_WARM_ALL;
+	if (c->warm_raise)
+		p->flags |= AQM_SFB_WARM_RAISE;
 	if (c->dec_emptied)
 		p->flags |= AQM_SFB_DEC_EMPTIED;
 	if (!p->blue.delta2) {
@@ -508,6 +514,8 @@ static int sfb_configure(struct Qdisc *sch, struct nlattr *opt, bool init,
 			nla_get_u32(tb[TCA_SFB_AQM_PENALTY_BYTES_BURST]);
 	if (tb[TCA_SFB_AQM_WARM_ALL])
 		c.warm_all = nla_get_u8(tb[TCA_SFB_AQM_WARM_ALL]);
+	if (tb[TCA_SFB_AQM_WARM_RAISE])
+		c.warm_raise = nla_get_u8(tb[TCA_SFB_AQM_WARM_RAISE]);
 	if (tb[TCA_SFB_AQM_DEC_EMPTIED])
 		c.dec_emptied = nla_get_u8(tb[TCA_SFB_AQM_DEC_EMPTIED]);
 
@@ -622,6 +630,7 @@ static int sfb_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_SFB_AQM_PENALTY_BYTES_BURST,
 			c->penalty_bytes_burst) ||
 	    nla_put_u8(skb, TCA_SFB_AQM_WARM_ALL, c->warm_all) ||
+	    nla_put_u8(skb, TCA_SFB_AQM_WARM_RAISE, c->warm_raise) ||
 	    nla_put_u8(skb, TCA_SFB_AQM_DEC_EMPTIED, c->dec_emptied))
 		goto nla_put_failure;
 	return nla_nest_end(skb, opts);

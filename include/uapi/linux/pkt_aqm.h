@@ -272,6 +272,7 @@ enum {
 	TCA_SFB_AQM_WARM_ALL,	/* u8, 0 or 1: every arrival warms the standby bins */
 	TCA_SFB_AQM_DEC_EMPTIED, /* u8, 0 or 1: a bin that empties lowers p_m too */
 	TCA_SFB_AQM_PAD,	/* padding of the u64 TCA_SFB_AQM_PENALTY_BYTES */
+	TCA_SFB_AQM_WARM_RAISE,	/* u8, 0 or 1: a penalized arrival raises its standby bins */
 	__TCA_SFB_AQM_MAX
 };
 

@@ -32,9 +32,11 @@
 #      penalized flow's admitted packets, about none, so they never reach
 #      `target` and the flow escapes as without double buffering.
 #    Checked: TCP keeps 80% of the link; from second 5 on, the flow under
-#    warm_raise never passes 1.5 x the penalty rate in any second; without
-#    double buffering it passes 2.5 x in some second after a switch, and
-#    its mean from second 5 on is at least 1.4 x that of warm_raise.
+#    warm_raise never passes 2 x the penalty rate in any second (its burst
+#    of 20 packets is 2 s of it); without double buffering it passes 3.5 x
+#    in some second after a switch, and in the seconds around the switches
+#    (7-9, 15-17) it gets at least 2 x what it gets under warm_raise
+#    (measured 0.31 against 0.12 Mbit/s).
 # The figures were measured in the TCG test VM; the bounds leave a margin.
 # python3 takes 1.5 s to start there: one reads every result at the end.
 # About 130 s.
@@ -123,7 +125,9 @@ for n in ("nodb", "raise", "linuxdb"):
     print(f"{n}_ps='{' '.join(f'{x / 1e6:.2f}' for x in s)}'")
     after = s[5:]
     print(f"{n}_max5={max(after or [0]):.0f}")
-    print(f"{n}_mean5={sum(after) / max(len(after), 1):.0f}")
+    # seconds 7-9 and 15-17: around the switches at 8 and 16 s (qdisc time)
+    around = s[7:10] + s[15:18]
+    print(f"{n}_around={sum(around) / max(len(around), 1):.0f}")
 PY
 )"
 
@@ -167,12 +171,12 @@ share2=$((2 * LINK_BPS / 9))
 		"$raise_tcp" ">=" $((LINK_BPS * 8 / 10))
 	tap_cmp "32 TCP + UDP: the UDP flow is rate-limited as nonresponsive (penalty drops)" \
 		"$raise_penaltydrop" ">" 1000
-	tap_cmp "db with warm_raise: held within 1.5 x the penalty rate in every second from 5 s on, across 2 switches (bit/s)" \
-		"$raise_max5" "<=" $((PENALTY_BPS * 3 / 2))
+	tap_cmp "db with warm_raise: held within 2 x the penalty rate (its burst is 2 s of it) in every second from 5 s on, across 2 switches (bit/s)" \
+		"$raise_max5" "<=" $((PENALTY_BPS * 2))
 	tap_cmp "no double buffering: the flow escapes after a switch (max bit/s of a second from 5 s on)" \
-		"$nodb_max5" ">=" $((PENALTY_BPS * 5 / 2))
-	tap_cmp "no double buffering: its mean from 5 s on is 1.4 x that with warm_raise (bit/s)" \
-		"$nodb_mean5" ">=" "$(awk -v r="$raise_mean5" 'BEGIN { print 1.4 * r }')"
+		"$nodb_max5" ">=" $((PENALTY_BPS * 7 / 2))
+	tap_cmp "no double buffering: around the switches (seconds 7-9, 15-17) it gets 2 x what it gets with warm_raise (bit/s)" \
+		"$nodb_around" ">=" "$(awk -v r="$raise_around" 'BEGIN { print 2 * r }')"
 	tap_cmp "no double buffering: TCP keeps 80% of the link (bit/s)" \
 		"$nodb_tcp" ">=" $((LINK_BPS * 8 / 10))
 }

@@ -37,11 +37,13 @@ tc:
 
 install: modules tc
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) INSTALL_MOD_DIR=linux-aqm modules_install
+	install -D -m 0644 scripts/install/depmod-linux-aqm.conf $(DESTDIR)/etc/depmod.d/linux-aqm.conf
 	[ -n "$(DESTDIR)" ] || depmod -a $(KVER)
 	$(MAKE) -C tc install DESTDIR=$(DESTDIR) TC_LIB_DIR=$(TC_LIB_DIR)
 
 uninstall:
 	rm -rf $(DESTDIR)/lib/modules/$(KVER)/linux-aqm
+	rm -f $(DESTDIR)/etc/depmod.d/linux-aqm.conf
 	[ -n "$(DESTDIR)" ] || depmod -a $(KVER)
 	$(MAKE) -C tc uninstall DESTDIR=$(DESTDIR) TC_LIB_DIR=$(TC_LIB_DIR)
 

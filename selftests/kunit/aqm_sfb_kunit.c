@@ -213,7 +213,11 @@ static void aqm_sfb_params_limits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), 0);
 	p.flags = AQM_SFB_FLAGS;
 	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), 0);
-	p.flags = BIT(3);
+	p.flags = AQM_SFB_WARM_RAISE;
+	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), 0);
+	p.flags = BIT(4);
+	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), -EINVAL);
+	p.flags = U32_MAX;
 	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), -EINVAL);
 
 	/* Linux's Q0.16 probabilities */

@@ -62,9 +62,10 @@
  *    buffering is on; once it exceeds rehash_interval, the active set's key
  *    is renewed, the other set becomes active and double buffering stops.
  *    While double buffering, only an inelastic packet (p_min = 1 in the
- *    active set) is hashed into the standby set: its standby bins get the
- *    same arrival rules, and if it is enqueued it is counted in their qlen
- *    too. Other packets never touch the standby set. This is the paper's
+ *    active set) that passed the bucket-drop check (minqlen >= max) is
+ *    hashed into the standby set: its standby bins get the same arrival
+ *    rules, and if it is enqueued it is counted in their qlen too. Other
+ *    packets never touch the standby set. This is the paper's
  *    text ("any time a flow is classified as nonresponsive, it is hashed
  *    using the second set ... and the marking probabilities of the
  *    corresponding bins in the warmup set are updated"), which does not say
@@ -110,10 +111,18 @@
  *    is cleared for real once per 2^32 resets of a set, when the generation
  *    wraps). Packets still queued that were counted in the reset set are not
  *    removed from it (see the cb below).
- *  - Double buffering, two policies (flags):
+ *  - Double buffering, three policies (flags). Under each, the standby
+ *    set is touched by aqm_sfb_warm(), which the owner calls after its
+ *    bucket-drop check (minqlen >= max), as Linux warms after that check:
+ *    a packet dropped at max warms nothing, one that the penalty or an
+ *    early drop refuses has warmed.
  *    0 (Linux, the paper's text): during warm-up only arrivals whose p_min
  *    in the active set is 1 are hashed into the standby set, get the arrival
- *    rules there, and are counted there if admitted; exactly Linux's rule.
+ *    rules there, and are counted there if admitted: Linux's rule, with one
+ *    difference: with filters, Linux hashes a packet into the standby set
+ *    by its skb flow hash (skb_get_hash_perturb()), not by the class the
+ *    filters chose as in the active set, so after the switch the flow's
+ *    bins are not those it warmed; here the flow id is used in both sets.
  *    AQM_SFB_WARM_RAISE: during warm-up a penalized arrival raises p_m of
  *    its standby bins by delta1 (a loss event there), whatever their qlen:
  *    the paper's "the marking probabilities of the corresponding bins in
@@ -126,7 +135,9 @@
  *    set runs the whole algorithm in parallel under its new key, and its
  *    counts are those of all packets admitted since warm-up began. (A
  *    reading of IV-D in which the warm-up set is simply run; the paper's
- *    sentence restricts it to flows classified nonresponsive.)
+ *    sentence restricts it to flows classified nonresponsive.) With
+ *    AQM_SFB_WARM_RAISE too, penalized arrivals raise their standby bins
+ *    and the others get the arrival rules there.
  *  - Penalty: a packet bucket (Linux's penalty_rate/penalty_burst, 0 drops
  *    all) and optionally a byte bucket (the paper's "fixed amount of
  *    bandwidth"), shared by all penalized flows; a packet passes only if
@@ -148,6 +159,7 @@
  *
  *   enqueue:  aqm_sfb_tick(s, now); aqm_sfb_arrive(s, id, now, &res);
  *             res.minqlen >= max: drop;
+ *             aqm_sfb_warm(s, now, &res);
  *             aqm_sfb_penalized(&res): drop unless
  *               aqm_sfb_penalty_pass(&s->penalty, len, now);
  *             else aqm_prob_hit(res.p_min, get_random_u32()): mark or drop;
@@ -161,8 +173,9 @@
  * aqm_prob_hit(p_min, rnd) draws the mark); qlen, bin_size and max in
  * packets; time in ns; rates in packets/s and bytes/s.
  *
- * Cost per packet: aqm_sfb_arrive() hashes the flow into one set (two while
- * warming) and visits its L bins (2 L); aqm_sfb_add() L or 2 L bins;
+ * Cost per packet: aqm_sfb_arrive() hashes the flow into the active set
+ * and visits its L bins, aqm_sfb_warm() as much in the standby set while
+ * warming; aqm_sfb_add() L or 2 L bins;
  * aqm_sfb_remove() hashes again and visits as many; aqm_sfb_tick() and the
  * penalty O(1). No division on any of them but aqm_blue_decrement()'s
  * (up to two div64 per decrement event). Only aqm_sfb_stats() walks a
@@ -240,7 +253,8 @@
  *		IV-D); 0: never
  * @warmup_ns:	ns before a switch during which the standby set is warmed
  *		(double buffering); 0: none; >= @rehash_ns: always
- * @flags:	AQM_SFB_DEC_ARRIVAL, AQM_SFB_DEC_EMPTIED, AQM_SFB_WARM_ALL
+ * @flags:	AQM_SFB_DEC_ARRIVAL, AQM_SFB_DEC_EMPTIED, AQM_SFB_WARM_ALL,
+ *		AQM_SFB_WARM_RAISE
  */
 struct aqm_sfb_params {
 	struct aqm_blue_params blue;
@@ -762,19 +776,18 @@ static inline void aqm_sfb_arrival_rules(const struct aqm_sfb *s,
  * @res:	output: p_min, min and max bin counts, the cb and the bins
  *
  * Hashes the flow into the active set, applies the arrival rules to its L
- * bins and takes p_min and the counts. While warming, the packet is also
- * hashed into the standby set and gets the arrival rules there, if it is
- * penalized (p_min = 1, Linux) or, with AQM_SFB_WARM_ALL, in any case; it
- * will be counted there too. Counts change only by aqm_sfb_add(): a packet
- * the owner drops is not counted, though its bins' p_m moved (as in
- * Linux). The owner then decides: minqlen >= max, bucket drop;
- * aqm_sfb_penalized(), aqm_sfb_penalty_pass(); else mark or drop with
- * probability p_min (aqm_prob_hit()).
+ * bins and takes p_min and the counts; the packet's cb counts it in the
+ * active set only. The standby set is aqm_sfb_warm()'s. Counts change
+ * only by aqm_sfb_add(): a packet the owner drops is not counted, though
+ * its bins' p_m moved (as in Linux). The owner then decides: minqlen >=
+ * max, bucket drop; else aqm_sfb_warm(), then aqm_sfb_penalized(),
+ * aqm_sfb_penalty_pass(); else mark or drop with probability p_min
+ * (aqm_prob_hit()).
  */
 static inline void aqm_sfb_arrive(struct aqm_sfb *s, u32 id, u64 now,
 				  struct aqm_sfb_res *res)
 {
-	u32 a = aqm_sfb_active(s), sets = BIT(a), l;
+	u32 a = aqm_sfb_active(s), l;
 
 	res->p_min = S64_MAX;
 	res->minqlen = U32_MAX;
@@ -788,27 +801,47 @@ static inline void aqm_sfb_arrive(struct aqm_sfb *s, u32 id, u64 now,
 		aqm_sfb_arrival_rules(s, bin, now);
 		res->p_min = min(res->p_min, bin->blue.p_m);
 	}
-	if (s->warming && ((s->params.flags & AQM_SFB_WARM_ALL) ||
-			   res->p_min >= AQM_BLUE_ONE)) {
-		/* a penalized packet is a loss event of its standby bins */
-		bool raise = (s->params.flags & AQM_SFB_WARM_RAISE) &&
-			     res->p_min >= AQM_BLUE_ONE;
-
-		aqm_sfb_hash(s, a ^ 1, id, res->idx[a ^ 1]);
-		for (l = 0; l < s->levels; l++) {
-			struct aqm_sfb_bin *bin =
-				aqm_sfb_bin(s, a ^ 1, l, res->idx[a ^ 1][l]);
-
-			if (raise)
-				aqm_blue_increment(&s->params.blue, &bin->blue,
-						   now);
-			else
-				aqm_sfb_arrival_rules(s, bin, now);
-		}
-		sets |= BIT(a ^ 1);
-	}
 	res->cb.id = id;
-	res->cb.tag = s->swaps << AQM_SFB_TAG_SHIFT | sets;
+	res->cb.tag = s->swaps << AQM_SFB_TAG_SHIFT | BIT(a);
+}
+
+/**
+ * aqm_sfb_warm() - double buffering: the arrival in the standby set
+ * @s:		allocated SFB state, with no aqm_sfb_tick() since
+ *		aqm_sfb_arrive()
+ * @now:	current time, ns
+ * @res:	the packet's aqm_sfb_arrive() result; its cb then counts the
+ *		packet in the standby set too when it was hashed there
+ *
+ * For a packet the owner did not drop at max, before the penalty and the
+ * mark: Linux's sfb warms only after its bucket-drop check, so a packet
+ * dropped there warms nothing. While warming, a penalized packet (p_min =
+ * 1, Linux) or, with AQM_SFB_WARM_ALL, any packet is hashed into the
+ * standby set. There a penalized one with AQM_SFB_WARM_RAISE raises p_m of
+ * its L bins by delta1 (a loss event of each, subject to freeze_time),
+ * whatever their counts; otherwise the bins get the arrival rules. If
+ * admitted, aqm_sfb_add() counts it there too. Nothing when not warming.
+ */
+static inline void aqm_sfb_warm(struct aqm_sfb *s, u64 now,
+				struct aqm_sfb_res *res)
+{
+	bool pen = res->p_min >= AQM_BLUE_ONE, raise;
+	u32 b = aqm_sfb_active(s) ^ 1, l;
+
+	if (!s->warming || !(pen || (s->params.flags & AQM_SFB_WARM_ALL)))
+		return;
+	/* a penalized packet is a loss event of its standby bins */
+	raise = pen && (s->params.flags & AQM_SFB_WARM_RAISE);
+	aqm_sfb_hash(s, b, res->cb.id, res->idx[b]);
+	for (l = 0; l < s->levels; l++) {
+		struct aqm_sfb_bin *bin = aqm_sfb_bin(s, b, l, res->idx[b][l]);
+
+		if (raise)
+			aqm_blue_increment(&s->params.blue, &bin->blue, now);
+		else
+			aqm_sfb_arrival_rules(s, bin, now);
+	}
+	res->cb.tag |= BIT(b);
 }
 
 /**
@@ -847,7 +880,8 @@ static inline u32 aqm_sfb_counted(const struct aqm_sfb *s, u32 tag)
 /**
  * aqm_sfb_add() - the packet was admitted: count it in its bins
  * @s:		allocated SFB state
- * @res:	its aqm_sfb_arrive() result, with no aqm_sfb_tick() between
+ * @res:	its aqm_sfb_arrive() result (and aqm_sfb_warm()'s), with no
+ *		aqm_sfb_tick() between
  *
  * Adds 1 to its L bins in the active set, and in the standby set when it
  * was hashed there.

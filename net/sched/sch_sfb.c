@@ -260,6 +260,8 @@ static int sfb_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		q->stats.bucketdrop++;
 		goto congestion_drop;
 	}
+	/* as Linux: a packet dropped at max warms no standby bin */
+	aqm_sfb_warm(s, now, &res);
 
 	if (unlikely(aqm_sfb_penalized(&res))) {
 		if (sfb_penalty_drop(q, len, now)) {

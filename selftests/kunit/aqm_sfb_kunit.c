@@ -94,12 +94,13 @@ static u32 ref_bin(const siphash_key_t *key, u32 nbins, u32 l, u32 id)
 	       (nbins - 1);
 }
 
-/* An arrival that is admitted (tick, Fig. 14 up to p_min, count). */
+/* An arrival that is admitted (tick, Fig. 14 up to p_min, warm, count). */
 static void sfb_in(struct aqm_sfb *s, u32 id, u64 now,
 		   struct aqm_sfb_res *res)
 {
 	aqm_sfb_tick(s, now);
 	aqm_sfb_arrive(s, id, now, res);
+	aqm_sfb_warm(s, now, res);
 	aqm_sfb_add(s, res);
 }
 
@@ -708,6 +709,7 @@ static void db_run(struct kunit *test, u32 flags, u64 warmup,
 		now = T0 + MS(ms);
 		KUNIT_ASSERT_FALSE(test, aqm_sfb_tick(s, now));
 		aqm_sfb_arrive(s, FLOW_U, now, &r);
+		aqm_sfb_warm(s, now, &r);
 		if (ms >= 5)
 			KUNIT_EXPECT_TRUE_MSG(test, aqm_sfb_penalized(&r),
 					      "%u ms", ms);
@@ -717,6 +719,7 @@ static void db_run(struct kunit *test, u32 flags, u64 warmup,
 			aqm_sfb_remove(s, &fifo[head++ % 8], now);
 		if (ms % 10 == 0) {
 			aqm_sfb_arrive(s, 7, now, &r);
+			aqm_sfb_warm(s, now, &r);
 			KUNIT_EXPECT_FALSE(test, aqm_sfb_penalized(&r));
 			aqm_sfb_add(s, &r);
 			out->t_sets[ms / 10] = r.cb.tag & AQM_SFB_TAG_SETS;
@@ -819,6 +822,7 @@ static void acc_add(struct kunit *test, struct acc *m, u32 id, u64 now)
 	struct aqm_sfb_res r;
 
 	aqm_sfb_arrive(m->s, id, now, &r);
+	aqm_sfb_warm(m->s, now, &r);
 	aqm_sfb_add(m->s, &r);
 	p->cb = r.cb;
 	p->sets = BIT(a);
@@ -899,8 +903,12 @@ static void aqm_sfb_accounting(struct kunit *test)
 			now += US(prandom_u32_state(&rs) % 100);
 			if (op < 40 && m->n < ACC_MAXQ) {
 				acc_add(test, m, id, now);
-			} else if (op < 50) {
+			} else if (op < 45) {
 				/* dropped: p_m may move, counts do not */
+				aqm_sfb_arrive(m->s, id, now, &r);
+				aqm_sfb_warm(m->s, now, &r);
+			} else if (op < 50) {
+				/* dropped at max: not warmed */
 				aqm_sfb_arrive(m->s, id, now, &r);
 			} else if (op < 90 && m->n) {
 				acc_remove(m, prandom_u32_state(&rs) % m->n,

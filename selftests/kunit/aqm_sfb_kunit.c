@@ -747,16 +747,18 @@ static void db_run(struct kunit *test, u32 flags, u64 warmup,
 /*
  * Moving hash with double buffering (IV-D). With warm-up (40 ms), the
  * standby set already has FLOW_U's bins at 1 when the sets switch, so it
- * is still penalized right after; without, it is on "parole".
+ * is still penalized right after; without, it is on "parole". FLOW_U keeps
+ * bin_size packets queued here, so every policy warms its bins.
  */
 static void aqm_sfb_double_buffer(struct kunit *test)
 {
-	static const u32 policy[] = { AQM_SFB_WARM_ALL, 0 };
+	static const u32 policy[] = { AQM_SFB_WARM_ALL, 0, AQM_SFB_WARM_RAISE };
 	struct db_out o;
 	int i, k;
 
 	for (i = 0; i < ARRAY_SIZE(policy); i++) {
 		u32 flags = policy[i] | AQM_SFB_DEC_ARRIVAL;
+		u32 warm_sets = policy[i] & AQM_SFB_WARM_ALL ? 3U : 1U;
 
 		memset(&o, 0, sizeof(o));
 		db_run(test, flags, MS(40), &o);
@@ -766,11 +768,12 @@ static void aqm_sfb_double_buffer(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, o.pkts_after, 4ULL);
 		KUNIT_EXPECT_TRUE_MSG(test, o.u_after, "policy %#x", flags);
 		/* flow 7 before warm-up: active set only; during: both sets
-		 * with WARM_ALL, the active one only with Linux's policy
+		 * with WARM_ALL, the active one only with Linux's policy and
+		 * WARM_RAISE (flow 7 is not penalized)
 		 */
 		for (k = 0; k < 10; k++)
 			KUNIT_EXPECT_EQ_MSG(test, o.t_sets[k],
-					    k >= 6 && policy[i] ? 3U : 1U,
+					    k >= 6 ? warm_sets : 1U,
 					    "policy %#x, %d ms", flags, 10 * k);
 
 		memset(&o, 0, sizeof(o));
@@ -788,6 +791,134 @@ static void aqm_sfb_double_buffer(struct kunit *test)
 	db_run(test, AQM_SFB_DEC_EMPTIED, MS(40), &o);
 	KUNIT_EXPECT_EQ(test, o.u_standby, ONE);
 	KUNIT_EXPECT_TRUE(test, o.u_after);
+}
+
+/* a copy of set @b's bins, to see that nothing in it changed */
+static void *set_copy(struct kunit *test, const struct aqm_sfb *s, u32 b)
+{
+	size_t len = sizeof(*s->bins) * s->levels * s->nbins;
+	void *p = kunit_kmalloc(test, len, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	memcpy(p, aqm_sfb_bin_at(s, b, 0, 0), len);
+	return p;
+}
+
+static bool set_same(const struct aqm_sfb *s, u32 b, const void *copy)
+{
+	return !memcmp(copy, aqm_sfb_bin_at(s, b, 0, 0),
+		       sizeof(*s->bins) * s->levels * s->nbins);
+}
+
+/*
+ * AQM_SFB_WARM_RAISE against Linux's policy when the penalized flow keeps
+ * fewer than bin_size packets queued, as a rate-limited flow does (IV-D;
+ * selftests/net/sfb.sh). L = 8, N = 16, bin_size 2, delta1 1/4, delta2
+ * 1/16, freeze 1 us, rehash every 100 ms with 40 ms of warm-up. FLOW_U's
+ * bins in set 1: (7, 10, 11, 8, 11, 3, 0, 12). It has 2 packets queued
+ * from before warm-up and is penalized; during warm-up one of its packets
+ * passes the penalty (counted in both sets: 1 in its standby bins), three
+ * do not. Its level-0 standby bin starts at 1/2, left there by another
+ * flow, the others at 0.
+ */
+static void aqm_sfb_warm_raise(struct kunit *test)
+{
+	static const u16 ub[8] = { 7, 10, 11, 8, 11, 3, 0, 12 };
+	static const u32 policy[] = { AQM_SFB_WARM_RAISE, 0 };
+	int i, k, l;
+
+	for (i = 0; i < ARRAY_SIZE(policy); i++) {
+		u32 flags = policy[i] | AQM_SFB_DEC_ARRIVAL;
+		struct aqm_sfb *s = sfb_new(test, 8, 16);
+		bool raise = policy[i];
+		struct aqm_sfb_res r;
+		u64 now = T0;
+		u32 q;
+		void *c;
+
+		sfb_rules(s, 2, ONE / 4, ONE / 16, 1, flags);
+		s->params.rehash_ns = MS(100);
+		s->params.warmup_ns = MS(40);
+		aqm_sfb_reset(s, T0, sfb_keys);
+
+		/* before warm-up: 2 packets queued, 4 arrivals find them */
+		sfb_in(s, FLOW_U, T0, &r);
+		sfb_in(s, FLOW_U, T0 + US(1), &r);
+		for (k = 1; k <= 4; k++) {
+			now = T0 + MS(k);
+			KUNIT_EXPECT_FALSE(test, aqm_sfb_tick(s, now));
+			aqm_sfb_arrive(s, FLOW_U, now, &r);
+			aqm_sfb_warm(s, now, &r);
+		}
+		KUNIT_EXPECT_EQ(test, r.p_min, ONE);
+		KUNIT_EXPECT_FALSE(test, s->warming);
+		KUNIT_EXPECT_EQ(test, r.cb.tag & AQM_SFB_TAG_SETS, 1U);
+		KUNIT_EXPECT_EQ(test, aqm_sfb_lookup(s, 1, FLOW_U, &q), 0LL);
+		KUNIT_EXPECT_EQ(test, q, 0U);
+
+		now = T0 + MS(60);
+		KUNIT_EXPECT_FALSE(test, aqm_sfb_tick(s, now));
+		KUNIT_EXPECT_TRUE(test, s->warming);
+		aqm_sfb_bin(s, 1, 0, ub[0])->blue.p_m = SIXTEENTHS(8);
+		c = set_copy(test, s, 1);
+		/* a flow that is not penalized touches no standby bin */
+		aqm_sfb_arrive(s, 7, now, &r);
+		aqm_sfb_warm(s, now, &r);
+		KUNIT_EXPECT_FALSE(test, aqm_sfb_penalized(&r));
+		KUNIT_EXPECT_EQ(test, r.cb.tag & AQM_SFB_TAG_SETS, 1U);
+		KUNIT_EXPECT_TRUE(test, set_same(s, 1, c));
+		/* nor does a penalized packet dropped at max (not warmed) */
+		aqm_sfb_arrive(s, FLOW_U, now, &r);
+		KUNIT_EXPECT_TRUE(test, aqm_sfb_penalized(&r));
+		KUNIT_EXPECT_EQ(test, r.minqlen, 2U);
+		KUNIT_EXPECT_EQ(test, r.cb.tag & AQM_SFB_TAG_SETS, 1U);
+		KUNIT_EXPECT_TRUE(test, set_same(s, 1, c));
+
+		/*
+		 * Its penalized arrivals, 1 ms apart, the first admitted.
+		 * WARM_RAISE: every arrival raises its standby bins by
+		 * delta1. Linux's: the first finds them empty and lowers
+		 * them (p_m at 0 stays 0), the others find 1 packet, below
+		 * bin_size, and leave them.
+		 */
+		for (k = 1; k <= 4; k++) {
+			now = T0 + MS(60 + k);
+			KUNIT_EXPECT_FALSE(test, aqm_sfb_tick(s, now));
+			aqm_sfb_arrive(s, FLOW_U, now, &r);
+			KUNIT_EXPECT_TRUE(test, aqm_sfb_penalized(&r));
+			aqm_sfb_warm(s, now, &r);
+			KUNIT_EXPECT_EQ(test, r.cb.tag & AQM_SFB_TAG_SETS, 3U);
+			if (k == 1)
+				aqm_sfb_add(s, &r);
+			for (l = 0; l < 8; l++) {
+				KUNIT_EXPECT_EQ(test, r.idx[1][l], ub[l]);
+				KUNIT_EXPECT_EQ(test, bin_q(s, 1, l, ub[l]), 1U);
+			}
+			KUNIT_EXPECT_EQ_MSG(test, bin_p(s, 1, 0, ub[0]),
+					    SIXTEENTHS(raise ? min(8 + 4 * k, 16)
+							     : 7),
+					    "policy %#x, arrival %d", flags, k);
+			for (l = 1; l < 8; l++)
+				KUNIT_EXPECT_EQ_MSG(test, bin_p(s, 1, l, ub[l]),
+						    SIXTEENTHS(raise ? 4 * k : 0),
+						    "policy %#x, arrival %d, level %d",
+						    flags, k, l);
+		}
+
+		/* the switch: WARM_RAISE's flow is penalized at once */
+		now = T0 + MS(100);
+		KUNIT_EXPECT_TRUE(test, aqm_sfb_tick(s, now));
+		KUNIT_EXPECT_EQ(test, aqm_sfb_active(s), 1U);
+		KUNIT_EXPECT_EQ(test, aqm_sfb_lookup(s, 1, FLOW_U, &q),
+				raise ? ONE : 0LL);
+		KUNIT_EXPECT_EQ(test, q, 1U);
+		aqm_sfb_arrive(s, FLOW_U, now, &r);
+		aqm_sfb_warm(s, now, &r);
+		KUNIT_EXPECT_EQ(test, r.minqlen, 1U);
+		KUNIT_EXPECT_EQ_MSG(test, r.p_min, raise ? ONE : 0LL,
+				    "policy %#x", flags);
+		KUNIT_EXPECT_EQ(test, aqm_sfb_penalized(&r), raise);
+	}
 }
 
 /*
@@ -878,7 +1009,8 @@ static void acc_check(struct kunit *test, const struct acc *m, u32 step)
 static void aqm_sfb_accounting(struct kunit *test)
 {
 	static const u32 flags[] = { 0, AQM_SFB_WARM_ALL,
-				     AQM_SFB_WARM_ALL | AQM_SFB_DEC_EMPTIED };
+				     AQM_SFB_WARM_ALL | AQM_SFB_DEC_EMPTIED,
+				     AQM_SFB_WARM_RAISE };
 	struct acc *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
 	struct rnd_state rs;
 	int f;
@@ -1181,6 +1313,7 @@ static struct kunit_case aqm_sfb_cases[] = {
 	KUNIT_CASE(aqm_sfb_misclassification),
 	KUNIT_CASE(aqm_sfb_rehash_timing),
 	KUNIT_CASE(aqm_sfb_double_buffer),
+	KUNIT_CASE(aqm_sfb_warm_raise),
 	KUNIT_CASE(aqm_sfb_accounting),
 	KUNIT_CASE(aqm_sfb_generations),
 	KUNIT_CASE(aqm_sfb_stats_walk),

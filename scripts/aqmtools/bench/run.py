@@ -255,7 +255,7 @@ class Bench:
         """Load the module Q runs on, when the project and the test kernel
         both have one of its kind (sch_KIND.ko, one module name): the
         project's, or with module = "linux" the kernel's ($AQM_KDIR). The
-        leaves are deleted first, as a module in use cannot be unloaded."""
+        leaves become pfifo first, as a module in use cannot be unloaded."""
         ours = self.tools.parent.parent / "net" / "sched" / f"sch_{q.kind}.ko"
         if not ours.exists():
             return
@@ -264,11 +264,11 @@ class Bench:
             want = Path(os.environ["AQM_KDIR"]) / "net" / "sched" / f"sch_{q.kind}.ko"
         if self.loaded.get(q.kind) == want:
             return
+        # a pfifo leaf meanwhile: set_qdisc() deletes the leaf it replaces
+        leaf = "parent 1:1 handle 10:"
         for ns_, dev, _ in self.tb.bottlenecks():
-            sh(
-                ns(ns_, "tc", "qdisc", "del", "dev", dev, "parent", "1:1", "handle", "10:"),
-                check=False,
-            )
+            sh(ns(ns_, *f"tc qdisc del dev {dev} {leaf}".split()), check=False)
+            sh(ns(ns_, *f"tc qdisc add dev {dev} {leaf} pfifo limit 1000".split()))
         sh(["rmmod", f"sch_{q.kind}"], check=False)
         sh(["insmod", str(want)])
         self.loaded[q.kind] = want

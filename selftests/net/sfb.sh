@@ -19,7 +19,7 @@
 #    p_m = 1 at every level within 3 to 5 s, and from then on it passes
 #    only through the penalty, penalty_rate 10 packets/s = 117760 bit/s of
 #    1472-byte datagrams (Fig. 15/16). The moving hash every 8 s (rehash
-#    8000) is run three ways, 20 s each, the UDP flow's received rate read
+#    8000) is run two ways, 20 s each, the UDP flow's received rate read
 #    per second from the iperf3 server:
 #    - db 0, no double buffering: after each switch the bins start clean
 #      and the flow escapes until they are polluted again (measured 0.47 to
@@ -27,10 +27,11 @@
 #    - db 4000 with warm_raise (IV-D: a penalized arrival raises its bins
 #      of the set being warmed): held at the penalty rate across every
 #      switch (0.11 to 0.14 Mbit/s from 5 s on);
-#    - db 4000 with Linux's warm-up rule (only penalized arrivals warm, by
-#      the per-bin rules): figures only. Its standby bins count only the
-#      penalized flow's admitted packets, about none, so they never reach
-#      `target` and the flow escapes as without double buffering.
+#    (Linux's warm-up rule, db 4000 without warm_raise, escapes as db 0
+#    does: its standby bins count only the penalized flow's admitted
+#    packets, about none, and never reach `target`; measured 0.54 and 0.58
+#    Mbit/s after the switches. Not run here, to keep make check within
+#    its budget; tc-sfb.8 has the figures.)
 #    Checked: TCP keeps 80% of the link; from second 5 on, the flow under
 #    warm_raise never passes 2 x the penalty rate in any second (its burst
 #    of 20 packets is 2 s of it); without double buffering it passes 3.5 x
@@ -39,7 +40,7 @@
 #    (measured 0.31 against 0.12 Mbit/s).
 # The figures were measured in the TCG test VM; the bounds leave a margin.
 # python3 takes 1.5 s to start there: one reads every result at the end.
-# About 130 s.
+# About 100 s.
 set -euo pipefail
 # shellcheck source=selftests/net/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -52,7 +53,7 @@ LINK_BPS=10000000
 linux_ko=${AQM_KDIR:-}/net/sched/sch_sfb.ko
 ours_ko=$top/net/sched/sch_sfb.ko
 
-tap_plan 11
+tap_plan 12
 dumbbell_setup 40
 trap 'dumbbell_cleanup; rm -rf "$tmp"' EXIT
 
@@ -80,6 +81,10 @@ if [ -f "$linux_ko" ]; then
 	dumbbell_qdisc pfifo limit 1000
 	rmmod sch_sfb
 	if insmod "$linux_ko"; then
+		# ours cannot load beside it: scripts/load.sh says why
+		load_rc=0
+		"$top/scripts/load.sh" sch_sfb >/dev/null 2>"$tmp/load.err" || load_rc=$?
+		load_msg=$(cat "$tmp/load.err")
 		# the distribution's tc, its built-in sfb: Linux's own pair
 		TC_LIB_DIR=/nonexistent flood linux 12 8 sfb
 		dumbbell_qdisc pfifo limit 1000
@@ -89,10 +94,9 @@ if [ -f "$linux_ko" ]; then
 	insmod "$ours_ko"
 fi
 
-# 2. many flows per bin: the penalty, and the moving hash three ways
+# 2. many flows per bin: the penalty, and the moving hash two ways
 flood nodb 20 32 sfb rehash 8000 db 0
 flood raise 20 32 sfb rehash 8000 db 4000 warm_raise
-flood linuxdb 20 32 sfb rehash 8000 db 4000
 
 # --- read every result with one python3 --------------------------------------
 eval "$(PYTHONPATH="$AQM_PYTHONPATH" python3 - "$tmp" "$linux" <<'PY'
@@ -112,7 +116,7 @@ def per_second(name):
     return out
 
 
-names = ["ours", "nodb", "raise", "linuxdb"] + (["linux"] if linux else [])
+names = ["ours", "nodb", "raise"] + (["linux"] if linux else [])
 for n in names:
     print(f"{n}_tcp={tcp_total(f'{d}/{n}-tcp.json'):.0f}")
     print(f"{n}_udp={udp_goodput(f'{d}/{n}-udp.json')[0]:.0f}")
@@ -120,7 +124,7 @@ for n in names:
         e = json.load(f)[0]
     for k in ("earlydrop", "penaltydrop", "bucketdrop"):
         print(f"{n}_{k}={e.get(k, -1)}")
-for n in ("nodb", "raise", "linuxdb"):
+for n in ("nodb", "raise"):
     s = per_second(n)
     print(f"{n}_ps='{' '.join(f'{x / 1e6:.2f}' for x in s)}'")
     after = s[5:]
@@ -133,13 +137,13 @@ PY
 
 # shellcheck disable=SC2154 # set by the eval above
 {
-	for p in ours linux nodb raise linuxdb; do
+	for p in ours linux nodb raise; do
 		[ "$p" != linux ] || [ "$linux" = 1 ] || continue
 		v() { eval "echo \$${p}_$1"; }
 		echo "# $p: tcp $(v tcp) bit/s, udp $(v udp) bit/s, early drops $(v earlydrop)," \
 			"penalty drops $(v penaltydrop), bucket drops $(v bucketdrop)"
 	done
-	for p in nodb raise linuxdb; do
+	for p in nodb raise; do
 		v() { eval "echo \$${p}_$1"; }
 		echo "# $p: UDP Mbit/s per second: $(v ps)"
 	done
@@ -161,8 +165,14 @@ share2=$((2 * LINK_BPS / 9))
 		tap_cmp "ours gives TCP what Linux's does, within 10% ($linux_tcp bit/s)" \
 			"$(awk -v a="$ours_tcp" -v b="$linux_tcp" 'BEGIN { d = a - b; if (d < 0) d = -d; print d / b }')" \
 			"<=" 0.10
+		case $load_msg in
+		*"kernel's own sch_sfb is loaded"*) msg_ok=0 ;;
+		*) msg_ok=1 ;;
+		esac
+		tap_result $((load_rc == 0 || msg_ok)) \
+			"with Linux's sch_sfb loaded, scripts/load.sh sch_sfb fails (exit $load_rc) and says why: $load_msg"
 	else
-		for _ in 1 2 3; do
+		for _ in 1 2 3 4; do
 			echo "ok $((_tap_n + 1)) # SKIP Linux's sch_sfb.ko is not in the test kernel"
 			_tap_n=$((_tap_n + 1))
 		done

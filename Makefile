@@ -5,6 +5,7 @@
 #   make [modules] [KDIR=...]  build the modules against KDIR
 #   make tc                    build the tc plugins (q_*.so)
 #   make install / uninstall   modules (+depmod) and plugins
+#   make load                  insmod the built modules (fails if the kernel's sch_sfb is loaded)
 #   make vmkernel              build or reuse the cached test kernel
 #   make check                 the whole test suite in a VM
 #   make demo                  a 60 s dumbbell through the AQMs in a VM
@@ -17,7 +18,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 DESTDIR ?=
 TC_LIB_DIR ?= $(shell scripts/tc/tc-libdir.sh)
 
-.PHONY: all modules clean tc install uninstall vmkernel check demo deps \
+.PHONY: all modules clean tc install uninstall load vmkernel check demo deps \
 	lint pytest bench
 
 all: modules
@@ -37,13 +38,20 @@ tc:
 
 install: modules tc
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) INSTALL_MOD_DIR=linux-aqm modules_install
+	install -D -m 0644 scripts/install/depmod-linux-aqm.conf $(DESTDIR)/etc/depmod.d/linux-aqm.conf
 	[ -n "$(DESTDIR)" ] || depmod -a $(KVER)
+	@[ -n "$(DESTDIR)" ] || [ ! -e /sys/module/sch_sfb ] || grep -q O /sys/module/sch_sfb/taint || \
+		echo "make install: the kernel's own sch_sfb is loaded; modprobe keeps it until its qdiscs are deleted and it is removed (rmmod sch_sfb)" >&2
 	$(MAKE) -C tc install DESTDIR=$(DESTDIR) TC_LIB_DIR=$(TC_LIB_DIR)
 
 uninstall:
 	rm -rf $(DESTDIR)/lib/modules/$(KVER)/linux-aqm
+	rm -f $(DESTDIR)/etc/depmod.d/linux-aqm.conf
 	[ -n "$(DESTDIR)" ] || depmod -a $(KVER)
 	$(MAKE) -C tc uninstall DESTDIR=$(DESTDIR) TC_LIB_DIR=$(TC_LIB_DIR)
+
+load: modules
+	scripts/load.sh
 
 deps:
 	scripts/deps.sh --deb-src

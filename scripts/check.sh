@@ -109,7 +109,7 @@ pytest_tap() {
 	"$venv/python3" -m aqmtools.junit "$logs/pytest.xml" >"$results/pytest.tap"
 }
 
-echo "1..$([ "$lint_only" -eq 1 ] && echo 6 || echo 11)" >"$host"
+echo "1..$([ "$lint_only" -eq 1 ] && echo 6 || echo 12)" >"$host"
 if [ "$lint_only" -eq 0 ]; then
 	step "modules build against the test kernel (W=1, sparse)" \
 		make -C "$vmkdir" M="$AQM_TOP" W=1 C=2 modules
@@ -118,6 +118,8 @@ if [ "$lint_only" -eq 0 ]; then
 	step "tc built from iproute2 source with the plugins linked in" \
 		"$AQM_TOP/scripts/tc/build-linked-tc.sh"
 	step "benchmark programs (webgen, aqmstat) build" make -C scripts/bench all aqmstat-asan
+	step "make install: depmod ranks our sch_sfb above the kernel's" \
+		"$AQM_TOP/scripts/install-check.sh" "$vmkdir"
 fi
 step "man pages (groff -ww)" man_pages
 step "checkpatch --strict" checkpatch

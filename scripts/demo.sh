@@ -17,6 +17,7 @@ configs=(
 	"dcn|dcn limit 1000 qref 24"
 	"afd|afd limit 1000 qref 24"
 	"blue|blue limit 300 threshold 100 ecn"
+	"sfb|sfb"
 )
 
 cd "$AQM_TOP"

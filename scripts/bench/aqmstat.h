@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* generic stats (7) + the largest decoder (dcn, 15) with room to grow */
+/* generic stats (7) + the largest decoder (sfb, 30) with room to grow */
 #define REC_FIELDS	48
 #define KIND_LEN	32
 

@@ -2,8 +2,9 @@
 /*
  * aqmstat_kinds.c - decoders of the qdisc-specific statistics (xstats) that
  * aqmstat knows: the project's pi, dcn, afd and blue (include/uapi/linux/
- * pkt_aqm.h) and Linux's sfb, red, pie, codel, fq_codel and hhf
- * (<linux/pkt_sched.h>).
+ * pkt_aqm.h), Linux's sfb, red, pie, codel, fq_codel and hhf
+ * (<linux/pkt_sched.h>), and the project's sfb (Linux's sfb's xstats, then
+ * its own from pkt_aqm.h).
  *
  * Keys are those of `tc -s -j qdisc show` where tc prints the field, else
  * the member's name in the C struct, so that a record can be set beside
@@ -114,9 +115,24 @@ static void dec_blue(struct rec *r, const void *data, size_t len)
 	rec_u64(r, "marks", st.marks);
 }
 
+/* per level, in the order of struct tc_sfb_aqm_xstats.polluted */
+static const char *const sfb_polluted[TCA_SFB_AQM_LEVELS_MAX] = {
+	"polluted_0", "polluted_1", "polluted_2", "polluted_3",
+	"polluted_4", "polluted_5", "polluted_6", "polluted_7",
+	"polluted_8", "polluted_9", "polluted_10", "polluted_11",
+	"polluted_12", "polluted_13", "polluted_14", "polluted_15",
+};
+
+/*
+ * Linux's struct tc_sfb_xstats, all that Linux's sfb sends; the project's
+ * sfb appends struct tc_sfb_aqm_xstats at byte sizeof(struct tc_sfb_xstats),
+ * unpadded: its fields only when the payload goes past Linux's struct.
+ */
 static void dec_sfb(struct rec *r, const void *data, size_t len)
 {
+	struct tc_sfb_aqm_xstats ax;
 	struct tc_sfb_xstats st;
+	size_t l;
 
 	XS_LOAD(st, data, len);
 	rec_u64(r, "earlydrop", st.earlydrop);
@@ -129,6 +145,17 @@ static void dec_sfb(struct rec *r, const void *data, size_t len)
 	/* the bins' probabilities are fractions of SFB_MAX_PROB */
 	rec_dbl(r, "maxprob", (double)st.maxprob / SFB_MAX_PROB);
 	rec_dbl(r, "avgprob", (double)st.avgprob / SFB_MAX_PROB);
+	if (len <= sizeof(st))
+		return;
+	XS_LOAD(ax, (const unsigned char *)data + sizeof(st), len - sizeof(st));
+	rec_u64(r, "levels", ax.levels);
+	rec_u64(r, "bins", ax.bins);
+	rec_u64(r, "penalized", ax.penalized);
+	rec_u64(r, "penalty_drops_bytes", ax.penalty_drops_bytes);
+	rec_u64(r, "memory", ax.memory);
+	/* every level, used or not: a kind's columns are fixed */
+	for (l = 0; l < ARRAY_SIZE(sfb_polluted); l++)
+		rec_u64(r, sfb_polluted[l], ax.polluted[l]);
 }
 
 static void dec_red(struct rec *r, const void *data, size_t len)
@@ -211,7 +238,7 @@ static const struct aqm_kind aqm_kinds[] = {
 	{ "dcn", dec_dcn, "marks", { "pref", "hb_flows", "qref" } },
 	{ "afd", dec_afd, "marks", { "m_fair", "flows", "qlen_sampled" } },
 	{ "blue", dec_blue, "marks", { "p_m" } },
-	{ "sfb", dec_sfb, "marked", { "avgprob", "maxprob" } },
+	{ "sfb", dec_sfb, "marked", { "avgprob", "maxprob", "penalized" } },
 	{ "red", dec_red, "marked", { "early", "pdrop" } },
 	{ "pie", dec_pie, "ecn_mark", { "prob", "delay" } },
 	{ "codel", dec_codel, "ecn_mark", { "ldelay", "count", "dropping" } },

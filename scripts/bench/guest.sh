@@ -14,10 +14,11 @@ shift
 for m in "$top"/net/sched/aqm_lib.ko "$top"/net/sched/sch_*.ko; do
 	[ -f "$m" ] && insmod "$m"
 done
-# the test kernel builds Linux's sfb as a module (the project's sfb takes
-# the same name); the other qdiscs of the comparison are built in
-sfb=${AQM_KDIR:?}/net/sched/sch_sfb.ko
-[ -f "$sfb" ] && insmod "$sfb"
+# Linux's sfb, a module of the test kernel ($AQM_KDIR), has the name of
+# the project's: the runner swaps the two for the runs with module =
+# "linux" (aqmtools/bench/run.py, use_module); the other qdiscs of the
+# comparison are built in
+: "${AQM_KDIR:?}"
 # netperf for flent, fetched by scripts/bench/netperf.sh
 [ -z "${AQM_NETPERF_BIN:-}" ] || PATH="$PATH:$AQM_NETPERF_BIN"
 echo "[bench] guest: $(uname -r), $(nproc) cpus" >&2

@@ -38,7 +38,7 @@ aqm_root() {
 # and then checks this table.
 AQM_TOOLS=(
 	git:git make:make gcc:build-essential bison:bison flex:flex bc:bc
-	pahole:dwarves cpio:cpio depmod:kmod xz:xz-utils perl:perl
+	pahole:dwarves cpio:cpio depmod:kmod modprobe:kmod xz:xz-utils perl:perl
 	sparse:sparse pkg-config:pkg-config dpkg-source:dpkg-dev
 	groff:groff-base shellcheck:shellcheck python3:python3
 	qemu-system-x86_64:qemu-system-x86 udevadm:udev script:bsdutils

@@ -21,6 +21,15 @@ if [ ! -f "$work/.configured" ]; then
 	touch "$work/.configured"
 fi
 
+# A plugin of a kind iproute2 also builds in (sfb) replaces iproute2's
+# source file of the same name: q_sfb.o is then ours, in TCMODULES twice,
+# which the link ($^) takes once, so that sfb_qdisc_util is defined once,
+# by ours (linking both would be a duplicate symbol). The tree is cached
+# across branches: first every iproute2 q_*.c is put back as it was, so
+# that a branch without that plugin links iproute2's own again.
+for f in "$src"/tc/q_*.c; do
+	cmp -s "$f" "$work/tc/${f##*/}" || cp "$f" "$work/tc/"
+done
 kinds=()
 objs=(aqm_util.o)
 for f in "$AQM_TOP"/tc/q_*.c; do
@@ -36,9 +45,12 @@ make -C "$work" SUBDIRS="lib tc" >>"$work/build.log" 2>&1 ||
 	aqm_die "iproute2 build failed (see $work/build.log)"
 
 for k in "${kinds[@]}"; do
-	# "help" exits 1 after printing the usage
+	# "help" exits 1 after printing the usage; its first line must be the
+	# one of our q_<kind>.c, not of a kind built into iproute2 (sfb)
 	out=$(TC_LIB_DIR=/nonexistent "$work/tc/tc" qdisc add dev lo root "$k" help 2>&1 || true)
-	grep -q "Usage: \.\.\. $k " <<<"$out" ||
-		aqm_die "the linked tc does not know $k"
+	usage=$(grep -o -m1 "Usage: \.\.\. $k [^\\\"]*" "$AQM_TOP/tc/q_$k.c") ||
+		aqm_die "tc/q_$k.c has no \"Usage: ... $k\" line"
+	grep -qF -- "$usage" <<<"$out" ||
+		aqm_die "the linked tc does not know our $k"
 	echo "linked tc knows $k"
 done

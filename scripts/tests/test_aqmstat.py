@@ -58,6 +58,10 @@ class Kind:
     counters: tuple[str, ...] = ()  # xstats keys that never decrease
     volatile: tuple[str, ...] = ()  # keys that move while idle (timers)
     probs: tuple[str, ...] = ()  # keys in [0, 1]
+    # keys of the project's longer xstats of a Linux kind (sfb): in every
+    # record when the kernel's qdisc is the project's, else in none
+    ours: tuple[str, ...] = ()
+    ours_counters: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -104,6 +108,11 @@ KINDS = [
         ),
         counters=("earlydrop", "penaltydrop", "bucketdrop", "queuedrop", "childdrop", "marked"),
         probs=("maxprob", "avgprob"),
+        ours=(
+            *("levels", "bins", "penalized", "penalty_drops_bytes", "memory"),
+            *(f"polluted_{j}" for j in range(16)),
+        ),
+        ours_counters=("penalty_drops_bytes",),
     ),
     Kind(
         ("codel", "limit", "8"),
@@ -366,9 +375,12 @@ def test_json_matches_tc_when_idle(aqmstat: Path, bed: Bed, tmp_path: Path, kind
         assert list(r)[: len(IDENTITY) + len(GENERIC)] == [*IDENTITY, *GENERIC]
     assert all(r["kind"] == kind.name and r["parent"] == "1:1" for r in leaf)
     assert all(set(kind.keys) <= set(r) for r in leaf)
+    ours = bool(kind.ours) and kind.ours[0] in leaf[0]
+    for r in leaf:
+        assert set(kind.ours) <= set(r) if ours else not set(kind.ours) & set(r)
     for k in kind.probs:
         assert all(0.0 <= r[k] <= 1.0 for r in leaf), k
-    _check_series(leaf, GENERIC_COUNTERS + kind.counters)
+    _check_series(leaf, GENERIC_COUNTERS + kind.counters + (kind.ours_counters if ours else ()))
     _check_series(series["1:"], GENERIC_COUNTERS)
     # the burst went through and overflowed the leaf
     assert leaf[-1]["packets"] > leaf[0]["packets"]
@@ -458,38 +470,110 @@ def test_help(aqmstat: Path) -> None:
 # the project's kinds, decoded from a struct built here, without a kernel
 
 HEADER = TOP / "include" / "uapi" / "linux" / "pkt_aqm.h"
-# members that tc prints scaled: 1/256 units, and u32 fractions of 2^32
-SCALE = {"pref": 256.0, "rate": 256.0, "m_fair": 256.0, "prob": 2.0**32, "p_m": 2.0**32}
+# members that tc prints scaled: 1/256 units, u32 fractions of 2^32, and
+# sfb's fractions of SFB_MAX_PROB
+SCALE = {
+    **{"pref": 256.0, "rate": 256.0, "m_fair": 256.0, "prob": 2.0**32, "p_m": 2.0**32},
+    **{"maxprob": 65535.0, "avgprob": 65535.0},
+}
+# a struct of the header that Linux's struct precedes in the same payload:
+# the kind's name, Linux's struct (<linux/pkt_sched.h>) and its u32 members
+LINUX_HEAD = {
+    "sfb_aqm": (
+        "sfb",
+        "tc_sfb_xstats",
+        (
+            *("earlydrop", "penaltydrop", "bucketdrop", "queuedrop", "childdrop"),
+            *("marked", "maxqlen", "maxprob", "avgprob"),
+        ),
+    )
+}
 
 
-def _xstats_structs(text: str) -> dict[str, list[str]]:
+@dataclass(frozen=True)
+class Member:
+    """one member of an xstats struct: an array of count is emitted as
+    name_0 .. name_<count - 1>"""
+
+    name: str
+    size: int  # bytes of one element
+    count: int = 1
+
+    def record_keys(self) -> list[str]:
+        return [self.name] if self.count == 1 else [f"{self.name}_{j}" for j in range(self.count)]
+
+
+def _xstats_structs(text: str) -> dict[str, list[Member]]:
     """kind -> members of struct tc_<kind>_xstats, in order"""
+    defines = dict(re.findall(r"^#define\s+(\w+)\s+(\d+)\s*$", text, re.M))
     text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
     return {
-        kind: re.findall(r"__u(?:8|16|32|64)\s+(\w+)\s*;", body)
+        kind: [
+            Member(m, int(bits) // 8, int(defines.get(n, n)) if n else 1)
+            for bits, m, n in re.findall(
+                r"__u(8|16|32|64)\s+(\w+)\s*(?:\[\s*(\w+)\s*\])?\s*;", body
+            )
+        ]
         for kind, body in re.findall(r"struct\s+tc_(\w+)_xstats\s*\{(.*?)\};", text, re.S)
     }
 
 
-# every kind of the header: one without a decoder fails below
-PROJECT_KINDS = sorted(_xstats_structs(HEADER.read_text()))
+def _layout(kind: str, members: list[Member]) -> list[tuple[str, int, int, int]]:
+    """(key, value, offset, size) of every element of the payload the
+    harness builds for KIND: Linux's head if any, then the struct with
+    natural alignment; element i holds i + 2, pads included"""
+    head = [Member(m, 4) for m in LINUX_HEAD[kind][2]] if kind in LINUX_HEAD else []
+    out, off, value = [], 0, 2
+    for part in (head, members):
+        base = off
+        off = 0
+        for m in part:
+            off = -(-off // m.size) * m.size
+            for key in m.record_keys():
+                out.append((key, value, base + off, m.size))
+                value += 1
+                off += m.size
+        # the struct's own alignment: its size is a multiple of its largest member
+        align = max((m.size for m in part), default=1)
+        off = base + -(-off // align) * align
+    return out
 
 
-def _harness(structs: dict[str, list[str]]) -> str:
+def _harness(structs: dict[str, list[Member]]) -> str:
     """C: record functions that print each field, and a main that fills
-    struct tc_<argv[1]>_xstats with member i = i + 2 and decodes it"""
+    struct tc_<argv[1]>_xstats (after Linux's struct, if it has one) with
+    element i = i + 2 and decodes its first argv[2] bytes (default all)"""
     cases = []
     for kind, members in structs.items():
-        sets = " ".join(f"st.{m} = {i + 2};" for i, m in enumerate(members))
+        layout = iter(_layout(kind, members))
+        name, head, linux = LINUX_HEAD.get(kind, (kind, "", ()))
+        sets = []
+        if head:
+            sets += [f"h.{m} = {next(layout)[1]};" for m in linux]
+        for m in members:
+            if m.count == 1:
+                sets.append(f"st.{m.name} = {next(layout)[1]};")
+            else:
+                sets += [f"st.{m.name}[{j}] = {next(layout)[1]};" for j in range(m.count)]
+        hsize = "sizeof(h)" if head else "0"
         cases.append(
             f'\tif (!strcmp(argv[1], "{kind}")) {{\n'
-            f"\t\tstruct tc_{kind}_xstats st;\n\n"
-            f"\t\tmemset(&st, 0, sizeof(st));\n\t\t{sets}\n"
-            f"\t\tk->decode(&r, &st, sizeof(st));\n\t\treturn 0;\n\t}}\n"
+            + (f"\t\tstruct {head} h;\n" if head else "")
+            + f"\t\tstruct tc_{kind}_xstats st;\n"
+            f"\t\tunsigned char buf[{hsize} + sizeof(st)];\n"
+            f'\t\tconst struct aqm_kind *k = aqm_kind_find("{name}");\n\n'
+            f'\t\tif (!k) {{\n\t\t\tfputs("no decoder\\n", stderr);\n\t\t\treturn 2;\n\t\t}}\n'
+            + ("\t\tmemset(&h, 0, sizeof(h));\n" if head else "")
+            + "\t\tmemset(&st, 0, sizeof(st));\n"
+            + "".join(f"\t\t{x}\n" for x in sets)
+            + ("\t\tmemcpy(buf, &h, sizeof(h));\n" if head else "")
+            + f"\t\tmemcpy(buf + {hsize}, &st, sizeof(st));\n"
+            "\t\tk->decode(&r, buf, argc > 2 ? strtoul(argv[2], NULL, 0) : sizeof(buf));\n"
+            "\t\treturn 0;\n\t}\n"
         )
     return (
-        "#include <inttypes.h>\n#include <stdio.h>\n#include <string.h>\n"
-        '#include <linux/pkt_aqm.h>\n#include "aqmstat.h"\n\n'
+        "#include <inttypes.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n"
+        '#include <linux/pkt_sched.h>\n#include <linux/pkt_aqm.h>\n#include "aqmstat.h"\n\n'
         "static struct rec r;\n\n"
         "void rec_u64(struct rec *x, const char *k, uint64_t v)\n"
         '{ (void)x; printf("%s %" PRIu64 "\\n", k, v); }\n'
@@ -500,15 +584,18 @@ def _harness(structs: dict[str, list[str]]) -> str:
         "void rec_bool(struct rec *x, const char *k, bool v)\n"
         '{ (void)x; printf("%s %d\\n", k, v); }\n\n'
         "int main(int argc, char **argv)\n{\n"
-        "\tconst struct aqm_kind *k = argc > 1 ? aqm_kind_find(argv[1]) : NULL;\n\n"
-        '\tif (!k) {\n\t\tfputs("no decoder\\n", stderr);\n\t\treturn 2;\n\t}\n'
+        '\tif (argc < 2) {\n\t\tfputs("no kind\\n", stderr);\n\t\treturn 2;\n\t}\n'
         + "".join(cases)
         + "\treturn 3;\n}\n"
     )
 
 
+# every kind of the header: one without a decoder fails below
+PROJECT_KINDS = sorted(_xstats_structs(HEADER.read_text()))
+
+
 @pytest.fixture(scope="module")
-def decoders(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, list[str]]]:
+def decoders(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, list[Member]]]:
     """the harness built with aqmstat_kinds.c, and the structs it knows"""
     if shutil.which("gcc") is None:
         pytest.skip("needs gcc")
@@ -525,24 +612,67 @@ def decoders(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, 
     return exe, structs
 
 
-def test_header_has_the_project_kinds() -> None:
-    assert {"pi", "dcn", "afd", "blue"} <= set(PROJECT_KINDS)
-
-
-@pytest.mark.parametrize("kind", PROJECT_KINDS)
-def test_project_decoder_emits_every_member(
-    decoders: tuple[Path, dict[str, list[str]]], kind: str
-) -> None:
-    exe, structs = decoders
-    r = subprocess.run([str(exe), kind], capture_output=True, text=True)
+def _decode(exe: Path, kind: str, *length: int) -> dict[str, float]:
+    r = subprocess.run([str(exe), kind, *map(str, length)], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     got = {}
     for line in r.stdout.splitlines():
         key, val = line.split()
         assert key not in got, f"{key} emitted twice"
         got[key] = float(val)
-    members = [m for m in structs[kind] if m != "pad"]
-    assert sorted(got) == sorted(members)
-    for i, m in enumerate(structs[kind]):
-        if m != "pad":
-            assert got[m] == pytest.approx((i + 2) / SCALE.get(m, 1.0), rel=1e-12), m
+    return got
+
+
+def _expect(layout: list[tuple[str, int, int, int]], length: int) -> dict[str, float]:
+    """what a decoder emits of a payload cut to LENGTH: an element wholly
+    in it has its value, one past it 0 (a pad nothing)"""
+    return {
+        key: (value if off + size <= length else 0) / SCALE.get(key, 1.0)
+        for key, value, off, size in layout
+        if key != "pad"
+    }
+
+
+def test_header_has_the_project_kinds() -> None:
+    assert {"pi", "dcn", "afd", "blue", "sfb_aqm"} <= set(PROJECT_KINDS)
+
+
+@pytest.mark.parametrize("kind", PROJECT_KINDS)
+def test_project_decoder_emits_every_member(
+    decoders: tuple[Path, dict[str, list[Member]]], kind: str
+) -> None:
+    exe, structs = decoders
+    layout = _layout(kind, structs[kind])
+    got = _decode(exe, kind)
+    want = _expect(layout, layout[-1][2] + layout[-1][3])
+    assert sorted(got) == sorted(want)
+    for key, value in want.items():
+        assert got[key] == pytest.approx(value, rel=1e-12), key
+
+
+def test_sfb_layout_is_linux_then_ours(decoders: tuple[Path, dict[str, list[Member]]]) -> None:
+    """the project's part starts at byte 36, unpadded, and is 96 bytes long"""
+    layout = {key: off for key, _, off, _ in _layout("sfb_aqm", decoders[1]["sfb_aqm"])}
+    assert layout["avgprob"] == 32 and layout["levels"] == 36
+    assert layout["penalty_drops_bytes"] == 52 and layout["polluted_15"] == 128
+
+
+@pytest.mark.parametrize(
+    "length",
+    [36, 40, 60, 128],
+    ids=["linux", "to_levels", "to_penalty_drops_bytes", "but_polluted_15"],
+)
+def test_sfb_decoder_reads_what_is_there(
+    decoders: tuple[Path, dict[str, list[Member]]], length: int
+) -> None:
+    """36 bytes, Linux's sfb: its fields alone; a payload that ends within
+    the project's part (an older kernel): what is there, 0 beyond"""
+    exe, structs = decoders
+    layout = _layout("sfb_aqm", structs["sfb_aqm"])
+    got = _decode(exe, "sfb_aqm", length)
+    want = _expect(layout, length)
+    if length <= 36:
+        want = {k: v for k, v in want.items() if k in LINUX_HEAD["sfb_aqm"][2]}
+    assert sorted(got) == sorted(want)
+    for key, value in want.items():
+        assert got[key] == pytest.approx(value, rel=1e-12), key

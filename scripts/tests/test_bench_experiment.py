@@ -97,6 +97,14 @@ def test_bad_ecn_keys(extra: str) -> None:
         load(MINIMAL.replace('spec = "pi qref 24"', 'spec = "pi qref 24"\n' + extra))
 
 
+def test_module_picks_the_project_or_the_kernel() -> None:
+    exp = _exp(MINIMAL.replace('spec = "pi qref 24"', 'spec = "pi qref 24"\nmodule = "linux"'))
+    assert exp.qdiscs[0].module == ""
+    assert exp.qdiscs[1].module == "linux"
+    with pytest.raises(ValueError):
+        load(MINIMAL.replace('spec = "pi qref 24"', 'spec = "pi qref 24"\nmodule = "ours"'))
+
+
 def test_rtts_are_seeded_and_in_range() -> None:
     a, b = _exp().client_rtts_ms(), _exp().client_rtts_ms()
     assert a == b and len(a) == 4

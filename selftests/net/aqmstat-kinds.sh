@@ -2,9 +2,10 @@
 # aqmstat's decoders of Linux's own qdiscs (red, pie, codel, fq_codel, sfb,
 # hhf) against `tc -s -j`: scripts/tests/test_aqmstat.py, which skips on a
 # host kernel without them, run in the test VM where every kind must be
-# there (AQMSTAT_ALL_KINDS). Linux's sfb is a module of the test kernel
-# (the project's sfb takes the same name): loaded for the test, unloaded
-# after it.
+# there (AQMSTAT_ALL_KINDS). The project's sch_sfb, which guest.sh loads,
+# holds the kind and the module name "sfb": then it is the one decoded
+# (Linux's xstats, then its own). Without it, Linux's sfb, a module of the
+# test kernel, is loaded for the test and unloaded after it.
 # aqm-selftest: beside-tdc
 set -euo pipefail
 # shellcheck source=selftests/net/lib.sh

@@ -17,6 +17,7 @@ QDISCS=(
 	"dcn limit 200 ecn|limit 5 qref 2"
 	"afd limit 200 qref 20 ecn|limit 5 qref 2"
 	"blue limit 200 threshold 100 ecn|limit 5 threshold 2"
+	"sfb limit 200|limit 5"
 )
 PER_QDISC=8
 tap_plan $((${#QDISCS[@]} * PER_QDISC))

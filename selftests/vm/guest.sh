@@ -119,12 +119,16 @@ run_net() {
 # A selftest whose file has the line "# aqm-selftest: beside-tdc" measures no
 # rate or delay (its bounds do not depend on how fast the VM runs): those
 # run first, while tdc runs beside them on the other CPU; the ones that
-# measure run afterwards, alone.
+# measure run afterwards, alone. One marked "# aqm-selftest: long" runs
+# only when named (net:NAME), never in the whole net stage of make check.
 beside=()
 alone=()
 for t in "$top"/selftests/net/*.sh; do
 	name=$(basename "$t" .sh)
 	if [ "$name" = lib ] || ! net_selected "$name"; then
+		continue
+	fi
+	if grep -qx '# aqm-selftest: long' "$t" && ! has_stage "net:$name"; then
 		continue
 	fi
 	if grep -qx '# aqm-selftest: beside-tdc' "$t"; then

@@ -257,4 +257,50 @@ struct tc_blue_xstats {
 	__u64	idle_us;
 };
 
+/*
+ * SFB (Feng et al., section IV): upstream's ABI is kept as it is in
+ * <linux/pkt_sched.h>: TCA_SFB_UNSPEC = 0, TCA_SFB_PARMS = 1 carrying
+ * struct tc_sfb_qopt (same fields, units and defaults), and struct
+ * tc_sfb_xstats at the head of the xstats. The paper's additions follow
+ * TCA_SFB_PARMS; without them the qdisc behaves as Linux's sfb.
+ */
+enum {
+	TCA_SFB_AQM_LEVELS = 2,	/* u32 in [1, 16]: L, default 8 */
+	TCA_SFB_AQM_BINS,	/* u32, power of two in [2, 4096]: N per level, default 16 */
+	TCA_SFB_AQM_PENALTY_BYTES, /* u64, bytes/s, < 2^32: byte rate of penalized flows, 0 = off */
+	TCA_SFB_AQM_PENALTY_BYTES_BURST, /* u32, bytes: its burst */
+	TCA_SFB_AQM_WARM_ALL,	/* u8, 0 or 1: every arrival warms the standby bins */
+	TCA_SFB_AQM_DEC_EMPTIED, /* u8, 0 or 1: a bin that empties lowers p_m too */
+	TCA_SFB_AQM_PAD,	/* padding of the u64 TCA_SFB_AQM_PENALTY_BYTES */
+	TCA_SFB_AQM_WARM_RAISE,	/* u8, 0 or 1: a penalized arrival raises its standby bins */
+	__TCA_SFB_AQM_MAX
+};
+
+#define TCA_SFB_AQM_MAX		(__TCA_SFB_AQM_MAX - 1)
+#define TCA_SFB_AQM_LEVELS_MAX	16
+
+/**
+ * struct tc_sfb_aqm_xstats - what follows struct tc_sfb_xstats in the
+ * xstats of our sfb (a tc that knows only Linux's struct reads its head),
+ * at byte sizeof(struct tc_sfb_xstats) = 36, without padding, the same on
+ * every architecture: copy it out with memcpy (its u64 are not aligned)
+ * @levels:	L
+ * @bins:	N, bins per level
+ * @penalized:	flows penalized (p_min = 1) in the last second, counted in a
+ *		table of 256 flow ids (flows that share a slot count once)
+ * @pad:	zero
+ * @penalty_drops_bytes: penalized packets dropped by the byte bucket
+ * @memory:	bytes of bins and state
+ * @polluted:	bins at p_m = 1 per level of the active set (first @levels)
+ */
+struct tc_sfb_aqm_xstats {
+	__u32	levels;
+	__u32	bins;
+	__u32	penalized;
+	__u32	pad;
+	__u64	penalty_drops_bytes;
+	__u64	memory;
+	__u32	polluted[TCA_SFB_AQM_LEVELS_MAX];
+};
+
 #endif /* _UAPI_LINUX_PKT_AQM_H */

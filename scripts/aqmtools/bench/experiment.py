@@ -31,6 +31,10 @@ def parse_rate(text: str) -> int:
     return bps
 
 
+# [[qdisc]] module: the project's ("") or the test kernel's ("linux")
+MODULES = ("", "linux")
+
+
 @dataclass(frozen=True)
 class Qdisc:
     """One configuration under test: a name for the plots, tc's words.
@@ -39,12 +43,16 @@ class Qdisc:
     (for most AQMs marking is an option of the qdisc: "pi ... ecn"); without
     it they install spec. ecn_runs = false leaves the qdisc out of those
     runs (a queue that cannot mark, such as pfifo, would repeat its run).
+    module = "linux" runs the test kernel's own module of the kind where the
+    project has one of the same name (sfb): the two cannot be loaded at
+    once, so the runner swaps them; "" (the default) runs the project's.
     """
 
     name: str
     spec: str
     ecn_spec: str = ""
     ecn_runs: bool = True
+    module: str = ""
 
     @property
     def kind(self) -> str:
@@ -146,7 +154,10 @@ def load(text: str) -> Experiment:
             _get(q, "spec", str),
             _get(q, "ecn_spec", str, ""),
             _get(q, "ecn_runs", bool, True),
+            _get(q, "module", str, ""),
         )
+        if qd.module not in MODULES:
+            raise ValueError(f"qdisc {qd.name!r}: module must be one of {MODULES}")
         if not _NAME.match(qd.name) or not qd.spec.strip():
             raise ValueError(f"qdisc {qd.name!r}: bad name or empty spec")
         if qd.ecn_spec and qd.ecn_spec.split()[0] != qd.kind:

@@ -86,6 +86,8 @@ class Bench:
         self.tb: Testbed = testbed.make(exp, f"wb{os.getpid()}")
         self.procs: list[subprocess.Popen[bytes]] = []
         self.samplers: list[subprocess.Popen[bytes]] = []
+        # kind -> the module file loaded for it by use_module()
+        self.loaded: dict[str, Path] = {}
 
     # --- processes --------------------------------------------------------
     def spawn(self, cmd: Cmd, stdout: Path | None = None, stderr: Path | None = None) -> None:
@@ -249,11 +251,35 @@ class Bench:
             raise RuntimeError("calibration: the web population received nothing")
         return per_user
 
+    def use_module(self, q: Qdisc) -> None:
+        """Load the module Q runs on, when the project and the test kernel
+        both have one of its kind (sch_KIND.ko, one module name): the
+        project's, or with module = "linux" the kernel's ($AQM_KDIR). The
+        leaves become pfifo first, as a module in use cannot be unloaded."""
+        ours = self.tools.parent.parent / "net" / "sched" / f"sch_{q.kind}.ko"
+        if not ours.exists():
+            return
+        want = ours
+        if q.module == "linux":
+            want = Path(os.environ["AQM_KDIR"]) / "net" / "sched" / f"sch_{q.kind}.ko"
+        if self.loaded.get(q.kind) == want:
+            return
+        # a pfifo leaf meanwhile: set_qdisc() deletes the leaf it replaces
+        leaf = "parent 1:1 handle 10:"
+        for ns_, dev, _ in self.tb.bottlenecks():
+            sh(ns(ns_, *f"tc qdisc del dev {dev} {leaf}".split()), check=False)
+            sh(ns(ns_, *f"tc qdisc add dev {dev} {leaf} pfifo limit 1000".split()))
+        sh(["rmmod", f"sch_{q.kind}"], check=False)
+        sh(["insmod", str(want)])
+        self.loaded[q.kind] = want
+        log(f"{q.name}: {want}")
+
     def one(
         self, q: Qdisc, load_: float, ecn: bool, per_user_bps: float, order: int = 0
     ) -> dict[str, Any]:
         rundir = self.out / run_name(q, load_, ecn)
         rundir.mkdir(parents=True, exist_ok=True)
+        self.use_module(q)
         run_all(testbed.set_ecn(self.tb, ecn))
         run_all(testbed.set_qdisc(self.tb, q.spec_for(ecn)))
         before = self.snapshot()

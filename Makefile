@@ -8,6 +8,7 @@
 #   make load                  insmod the built modules (fails if the kernel's sch_sfb is loaded)
 #   make vmkernel              build or reuse the cached test kernel
 #   make check                 the whole test suite in a VM
+#   make check-debug           the same and the reliability suite on the debug kernel
 #   make demo                  a 60 s dumbbell through the AQMs in a VM
 #   make bench [BENCH=FILE]    an emulated-WAN experiment in a VM (default
 #                              scripts/bench/experiments/short.toml)
@@ -18,7 +19,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 DESTDIR ?=
 TC_LIB_DIR ?= $(shell scripts/tc/tc-libdir.sh)
 
-.PHONY: all modules clean tc install uninstall load vmkernel check demo deps \
+.PHONY: all modules clean tc install uninstall load vmkernel check check-debug demo deps \
 	lint pytest bench
 
 all: modules
@@ -64,6 +65,9 @@ lint:
 
 check:
 	scripts/check.sh
+
+check-debug:
+	scripts/check.sh --debug
 
 demo:
 	scripts/demo.sh

@@ -8,8 +8,13 @@
 #  3. the VM: insmod, KUnit, netns selftests, tc-testing (selftests/vm/guest.sh)
 #  4. one summary of every result, ending in 'N passed, N failed, N skipped'
 #
-# Usage: check.sh [--lint-only] [--no-vm] [STAGE...]
-#   STAGE is passed to the guest (kunit net tdc); default all.
+# Usage: check.sh [--lint-only] [--no-vm] [--debug] [STAGE...]
+#   STAGE is passed to the guest (kunit net tdc rel); default kunit net
+#   tdc, and with --debug all four.
+#   --debug (make check-debug): the VM boots the debug variant of the test
+#   kernel (KASAN, lockdep, kmemleak, UBSAN, fault injection), every
+#   stage runs alone with a kmemleak scan after it, and the reliability
+#   suite (selftests/reliability) runs too; results in build/results-debug.
 # Exit status: 0 only when every result passed.
 set -euo pipefail
 # shellcheck source=scripts/lib/common.sh
@@ -22,6 +27,7 @@ for a in "$@"; do
 	case "$a" in
 	--lint-only) lint_only=1; vm=0 ;;
 	--no-vm) vm=0 ;;
+	--debug) export AQM_KVARIANT=debug ;;
 	*) stages+=("$a") ;;
 	esac
 done
@@ -33,8 +39,13 @@ venv="$AQM_VENV/bin"
 [ "$lint_only" -eq 1 ] || "$AQM_TOP/scripts/kernel/vmkernel.sh"
 vmkdir=$("$AQM_TOP/scripts/kernel/vmkernel.sh" --print-kdir)
 
-results="$AQM_TOP/build/results"
-logs="$AQM_TOP/build/logs"
+results="$AQM_TOP/build/results${AQM_KVARIANT:+-$AQM_KVARIANT}"
+logs="$AQM_TOP/build/logs${AQM_KVARIANT:+-$AQM_KVARIANT}"
+vm_timeout=2400
+if [ "${AQM_KVARIANT:-}" = debug ]; then
+	[ ${#stages[@]} -gt 0 ] || stages=(kunit net tdc rel)
+	vm_timeout=7200
+fi
 rm -rf "$results" "$logs"
 mkdir -p "$results" "$logs"
 host="$results/host.tap"
@@ -133,10 +144,10 @@ step "pytest (host tooling)" pytest_tap
 if [ "$vm" -eq 1 ]; then
 	t0=$(date +%s)
 	rc=0
-	"$AQM_TOP/scripts/vm/run.sh" --timeout 2400 --rwdir "$results" -- \
+	"$AQM_TOP/scripts/vm/run.sh" --timeout "$vm_timeout" --rwdir "$results" -- \
 		"AQM_CACHE='$AQM_CACHE' AQM_KDIR='$vmkdir' bash '$AQM_TOP/selftests/vm/guest.sh' '$results' ${stages[*]}" \
 		>"$logs/vm.log" 2>&1 || rc=$?
-	grep -E '^(guest|kunit|net|tdc):' "$logs/vm.log" || true
+	grep -E '^(guest|kunit|net|tdc|rel):' "$logs/vm.log" || true
 	if [ "$rc" -ne 0 ] || ! grep -q '^guest: done' "$logs/vm.log"; then
 		printf '1..1\nnot ok 1 VM run (status %s, log build/logs/vm.log)\n' "$rc" >"$results/vm.tap"
 		tail -n 30 "$logs/vm.log" >&2

@@ -7,6 +7,10 @@
 # where <hash> covers the fragments and this script, so any change to them
 # gives a new kernel and an unchanged tree reuses the old one.
 #
+# AQM_KVARIANT=debug selects the debug variant (make check-debug): the
+# same fragments plus scripts/kernel/debug.config (KASAN, lockdep, kmemleak,
+# UBSAN, fault injection), cached beside the normal one under its own key.
+#
 # Usage: vmkernel.sh [--print-kdir]
 #   --print-kdir  print the kernel build dir of the current key (built or not)
 set -euo pipefail
@@ -14,11 +18,17 @@ set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
 frags=("$AQM_TOP/scripts/kernel/vm.config" "$AQM_TOP/selftests/config")
+variant=${AQM_KVARIANT:-}
+case $variant in
+"") ;;
+debug) frags+=("$AQM_TOP/scripts/kernel/debug.config") ;;
+*) aqm_die "AQM_KVARIANT=$variant: no such kernel variant (debug)" ;;
+esac
 
 pkgver=$(dpkg-query -W -f '${Version}' "$AQM_KSRC_PKG" 2>/dev/null || true)
 [ -n "$pkgver" ] || aqm_die "$AQM_KSRC_PKG is not installed (run: make deps)"
 hash=$(cat "${frags[@]}" "$0" | sha256sum | cut -c1-12)
-key="${pkgver//[^A-Za-z0-9.+-]/_}-$hash"
+key="${pkgver//[^A-Za-z0-9.+-]/_}${variant:+-$variant}-$hash"
 dir="$AQM_CACHE/kernel/$key"
 kdir="$dir/linux"
 
@@ -49,18 +59,21 @@ start=$(date +%s)
 	scripts/kconfig/merge_config.sh -m .config \
 		kernel/configs/kvm_guest.config "${frags[@]}" >/dev/null
 	make -s olddefconfig
-	# Every option of the fragments must have survived olddefconfig.
-	missing=0
+	# Every option of the fragments must have survived olddefconfig (the
+	# last fragment that sets an option wins, as in merge_config.sh).
+	declare -A want=()
 	while IFS= read -r line; do
 		case "$line" in
-		CONFIG_*=*)
-			grep -qxF -- "$line" .config || {
-				aqm_log "config: $line did not stick"
-				missing=1
-			}
-			;;
+		CONFIG_*=*) want[${line%%=*}]=$line ;;
 		esac
 	done < <(cat "${frags[@]}")
+	missing=0
+	for opt in "${!want[@]}"; do
+		grep -qxF -- "${want[$opt]}" .config || {
+			aqm_log "config: ${want[$opt]} did not stick"
+			missing=1
+		}
+	done
 	[ "$missing" -eq 0 ] || aqm_die "config fragment not applied"
 	aqm_log "building $key with $jobs jobs"
 	make -s -j"$jobs" bzImage modules

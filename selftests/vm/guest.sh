@@ -8,7 +8,13 @@
 # Usage: guest.sh OUT [STAGE...]
 #   STAGE: kunit, net, tdc (default: all three), net:NAME for the one
 #   selftest selftests/net/NAME.sh, or tdc:NAME for the cases of
-#   selftests/tc-tests/NAME.json
+#   selftests/tc-tests/NAME.json, or rel (selftests/reliability/*.sh) and
+#   rel:NAME.
+#
+# On the debug kernel (make check-debug: kmemleak in debugfs) every stage
+# runs alone, none beside tdc, and a kmemleak scan follows the module
+# loads, KUnit, tdc and each selftest: one TAP result each in
+# kmemleak.tap, the report kept in kmemleak-NAME.txt.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -46,6 +52,37 @@ tap() {
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 dmesg -C
 
+# --- kmemleak, on the debug kernel -----------------------------------------
+kml=/sys/kernel/debug/kmemleak
+debug=0
+if [ -w "$kml" ]; then
+	debug=1
+	# what boot left unreferenced is not ours
+	echo scan >"$kml"
+	echo clear >"$kml"
+fi
+km_n=0
+# kmemleak_after NAME: scan for objects leaked by NAME's tests (an object
+# is reported once it is 5 s old and unreferenced in two scans), record
+# one TAP line, then forget them so that the next scan blames the next
+# stage only
+kmemleak_after() {
+	[ "$debug" -eq 1 ] || return 0
+	local report
+	sleep 5
+	echo scan >"$kml"
+	echo scan >"$kml"
+	report=$(cat "$kml")
+	km_n=$((km_n + 1))
+	if [ -n "$report" ]; then
+		printf '%s\n' "$report" >"$out/kmemleak-$1.txt"
+		echo "not ok $km_n kmemleak after $1: $(grep -c '^unreferenced object' <<<"$report") objects (kmemleak-$1.txt)" >>"$out/kmemleak.lines"
+	else
+		echo "ok $km_n kmemleak after $1: nothing leaked" >>"$out/kmemleak.lines"
+	fi
+	echo clear >"$kml"
+}
+
 # --- load the project's modules (library first) ---------------------------
 mods=()
 [ -f "$top/net/sched/aqm_lib.ko" ] && mods+=("$top/net/sched/aqm_lib.ko")
@@ -61,6 +98,7 @@ for m in "${mods[@]}"; do
 	insmod "$m" || rc=$?
 	tap "$f" "$n" "$rc" "insmod $(basename "$m")"
 done
+kmemleak_after modules
 
 has_stage() {
 	local s
@@ -98,21 +136,28 @@ if has_stage kunit; then
 		echo "kunit: $suite: $(grep -cE '^\s+ok ' "$r") ok, $(grep -cE '^\s+not ok ' "$r") not ok"
 	done
 	echo "kunit: all suites in $(since "$t0")"
+	kmemleak_after kunit
 fi
 
-# --- netns selftests: each script prints TAP ------------------------------
-# run_net NAME...: the selftests named, one after the other
-run_net() {
-	local name t0 rc
+# --- netns selftests and the reliability suite: each script prints TAP ----
+# run_tests KIND NAME...: selftests/net/NAME.sh (KIND net) or
+# selftests/reliability/NAME.sh (KIND rel), one after the other
+run_tests() {
+	local kind=$1 dir name t0 rc
+	shift
+	dir=net
+	[ "$kind" = net ] || dir=reliability
 	for name in "$@"; do
 		t0=$(date +%s)
 		rc=0
-		timeout 600 bash "$top/selftests/net/$name.sh" >"$out/net-$name.tap" 2>"$out/net-$name.err" || rc=$?
-		if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$out/net-$name.tap"; then
-			echo "not ok 999 $name exited with status $rc" >>"$out/net-$name.tap"
+		timeout "${AQM_TEST_TIMEOUT:-600}" bash "$top/selftests/$dir/$name.sh" \
+			>"$out/$kind-$name.tap" 2>"$out/$kind-$name.err" || rc=$?
+		if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$out/$kind-$name.tap"; then
+			echo "not ok 999 $name exited with status $rc" >>"$out/$kind-$name.tap"
 		fi
-		echo "net: $name ($(since "$t0"))"
-		tail -n 3 "$out/net-$name.err" || true
+		echo "$kind: $name ($(since "$t0"))"
+		tail -n 3 "$out/$kind-$name.err" || true
+		kmemleak_after "$kind-$name"
 	done
 }
 
@@ -135,6 +180,14 @@ for t in "$top"/selftests/net/*.sh; do
 		beside+=("$name")
 	else
 		alone+=("$name")
+	fi
+done
+rel=()
+for t in "$top"/selftests/reliability/*.sh; do
+	[ -f "$t" ] || continue
+	name=$(basename "$t" .sh)
+	if [ "$name" != lib ] && { has_stage rel || has_stage "rel:$name"; }; then
+		rel+=("$name")
 	fi
 done
 
@@ -179,20 +232,33 @@ done
 has_stage tdc && cases=("$top"/selftests/tc-tests/*.json)
 
 # --- run them: tdc beside the selftests that allow it ----------------------
+# (on the debug kernel each alone, so that a leak or a splat has one owner)
+if [ "$debug" -eq 1 ]; then
+	alone=("${beside[@]}" "${alone[@]}")
+	beside=()
+fi
 tdc_pid=""
 if [ ${#cases[@]} -gt 0 ]; then
 	run_tdc "${cases[@]}" &
 	tdc_pid=$!
+	[ "$debug" -eq 0 ] || wait "$tdc_pid"
 fi
-run_net "${beside[@]}"
+run_tests net "${beside[@]}"
 [ -z "$tdc_pid" ] || wait "$tdc_pid"
-run_net "${alone[@]}"
+[ -z "$tdc_pid" ] || kmemleak_after tdc
+run_tests net "${alone[@]}"
+run_tests rel "${rel[@]}"
+
+if [ "$debug" -eq 1 ]; then
+	{ echo "1..$km_n"; cat "$out/kmemleak.lines" 2>/dev/null || true; } >"$out/kmemleak.tap"
+	rm -f "$out/kmemleak.lines"
+fi
 
 # --- the kernel log must be clean of warnings, oopses and leaks ----------
 f="$out/kernel-log.tap"
 echo "1..1" >"$f"
 dmesg >"$out/dmesg.txt"
-if grep -qE 'BUG:|WARNING:|Oops|general protection|UBSAN|KASAN|kmemleak|list_del corruption|RCU stall' "$out/dmesg.txt"; then
+if grep -qE 'BUG:|WARNING:|Oops|general protection|UBSAN|KASAN|kmemleak|list_del corruption|RCU stall|INFO: task|INFO: rcu|soft lockup|lock held when returning' "$out/dmesg.txt"; then
 	tap "$f" 1 1 "kernel log has warnings (see dmesg.txt)"
 else
 	tap "$f" 1 0 "kernel log clean"

@@ -1,0 +1,81 @@
+"""The netlink fuzzer's host-side parts: the spec, the generator, the oracle."""
+
+from __future__ import annotations
+
+import random
+import struct
+from fractions import Fraction
+from pathlib import Path
+
+from aqmtools import nlfuzz, rtnl
+
+SPEC = str(Path(__file__).resolve().parents[2] / "Documentation/netlink/specs/tc-aqm.yaml")
+
+
+def test_attributes_round_trip() -> None:
+    raw = rtnl.nla(3, b"\1\2\3") + rtnl.nla(5, struct.pack("=I", 7), nested=True)
+    assert len(raw) % 4 == 0
+    assert rtnl.parse_attrs(raw) == {3: b"\1\2\3", 5: struct.pack("=I", 7)}
+
+
+def test_parse_stops_at_an_overlong_attribute() -> None:
+    raw = rtnl.nla(1, b"abcd") + struct.pack("=HH", 64, 2) + b"\0" * 4
+    assert rtnl.parse_attrs(raw) == {1: b"abcd"}
+
+
+def test_spec_numbers_attributes_as_the_uapi() -> None:
+    sfb = {a.name: a for a in nlfuzz.load_spec(SPEC, "sfb")}
+    assert sfb["parms"].atype == 1 and sfb["parms"].kind == "binary"
+    assert sfb["parms"].min_len == 36
+    assert sfb["aqm-warm-raise"].atype == 9
+    assert (sfb["aqm-levels"].lo, sfb["aqm-levels"].hi) == (1, 16)
+    pi = {a.name: a for a in nlfuzz.load_spec(SPEC, "pi")}
+    assert pi["a"].kind == "ratio"
+    assert pi["limit"].atype == 1 and pi["limit"].hi == 1048576
+
+
+def test_generated_good_values_are_in_range() -> None:
+    specs = nlfuzz.load_spec(SPEC, "dcn")
+    gen = nlfuzz.Generator(specs, random.Random(1))
+    for s in gen.specs:
+        for _ in range(50):
+            payload, _, sent = gen.good(s)
+            if s.kind in ("u8", "u16", "u32", "u64"):
+                (v,) = struct.unpack(nlfuzz._FMT[s.kind], payload)
+                assert s.lo <= v <= s.hi and sent.checked
+            if s.kind == "ratio":
+                assert sent.ratio is not None and 0 <= sent.ratio <= 1
+
+
+def test_generator_mixes_every_label() -> None:
+    gen = nlfuzz.Generator(nlfuzz.load_spec(SPEC, "pi"), random.Random(2))
+    labels = {gen.options()[2].split("-")[0] for _ in range(2000)}
+    assert {"valid", "bad", "unknown", "no", "not", "overlong"} <= labels
+
+
+def qdisc(options: bytes) -> rtnl.Qdisc:
+    return rtnl.Qdisc(handle=0x10000, parent=rtnl.TC_H_ROOT, kind="pi", options=options)
+
+
+def test_oracle_compares_scalars_and_ratios() -> None:
+    limit = struct.pack("=I", 100)
+    ratio = nlfuzz.ratio_nest(2, 4)
+    q = qdisc(rtnl.nla(1, limit) + rtnl.nla(3, ratio, nested=True))
+    ok = [
+        nlfuzz.Sent(1, limit, True),
+        nlfuzz.Sent(3, b"", True, Fraction(1, 2)),
+    ]
+    assert nlfuzz.dumped_ok(q, ok) == ""
+    assert "sent" in nlfuzz.dumped_ok(q, [nlfuzz.Sent(1, struct.pack("=I", 99), True)])
+    assert "not dumped" in nlfuzz.dumped_ok(q, [nlfuzz.Sent(2, limit, True)])
+    assert "ratio" in nlfuzz.dumped_ok(q, [nlfuzz.Sent(3, b"", True, Fraction(1, 3))])
+    # unchecked attributes are not compared
+    assert nlfuzz.dumped_ok(q, [nlfuzz.Sent(2, limit, False)]) == ""
+
+
+def test_same_compares_options_not_queue() -> None:
+    a, b = qdisc(b"x"), qdisc(b"x")
+    b.qlen = 5
+    assert nlfuzz.same(a, b)
+    assert not nlfuzz.same(a, qdisc(b"y"))
+    assert not nlfuzz.same(a, None) and nlfuzz.same(None, None)

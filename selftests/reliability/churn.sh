@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Change and delete under load, for every qdisc, grafted under htb, tbf
+# and mq (4 transmit queues) on the router's bottleneck: with 4 TCP flows
+# and a 15 Mbit/s UDP flow through it, `tc qdisc change` every 100 ms
+# between two configurations (the second lowers the limit under the
+# standing queue) for 5 s, then delete and re-add every 0.5 s for 3 s.
+# When the traffic stops the parents drain: root and class qlen and
+# backlog back to 0 (never negative, never stuck). After the last delete
+# the module unloads (rmmod) and loads again.
+set -euo pipefail
+# shellcheck source=selftests/net/lib.sh
+. "$(dirname "$0")/../net/lib.sh"
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# KIND|CONFIG A|CONFIG B (B lowers the limit)
+QDISCS=(
+	"pi|limit 400 qref 50|limit 20 qref 5 ecn"
+	"dcn|limit 400 qref 50|limit 20 qref 5 ecn"
+	"afd|limit 400 qref 50|limit 20 qref 5 ecn"
+	"blue|limit 400 threshold 100|limit 20 threshold 5 ecn"
+	"sfb|limit 400|limit 20 max 10 target 5"
+)
+PARENTS=(htb tbf mq)
+
+tap_plan $((${#QDISCS[@]} * (${#PARENTS[@]} + 1)))
+AQM_TXQUEUES=4 dumbbell_setup 20
+dev=$BOTTLENECK_DEV
+
+# leaves PARENT: the parent:handle pairs of the qdiscs under test
+leaves() {
+	case $1 in
+	htb | tbf) echo "1:1 10:" ;;
+	mq) echo "1:1 11:" "1:2 12:" "1:3 13:" "1:4 14:" ;;
+	esac
+}
+
+# graft PARENT KIND OPTS: the root PARENT and KIND on each of its leaves
+graft() {
+	local parent=$1 kind=$2 l
+	shift 2
+	ns_rtr tc qdisc del dev "$dev" root 2>/dev/null || true
+	case $parent in
+	htb)
+		ns_rtr tc qdisc add dev "$dev" root handle 1: htb default 1
+		ns_rtr tc class add dev "$dev" parent 1: classid 1:1 htb rate 10mbit ceil 10mbit \
+			burst 15k cburst 15k
+		;;
+	tbf) ns_rtr tc qdisc add dev "$dev" root handle 1: tbf rate 10mbit burst 15k latency 100ms ;;
+	mq) ns_rtr tc qdisc add dev "$dev" root handle 1: mq ;;
+	esac
+	for l in $(leaves "$parent" | tr ' ' ,); do
+		ns_rtr tc qdisc add dev "$dev" parent "${l%%,*}" handle "${l##*,}" "$kind" "$@"
+	done
+}
+
+# each_leaf PARENT CMD KIND OPTS: tc qdisc CMD on every leaf (errors kept)
+each_leaf() {
+	local parent=$1 cmd=$2 kind=$3 l
+	shift 3
+	for l in $(leaves "$parent" | tr ' ' ,); do
+		ns_rtr tc qdisc "$cmd" dev "$dev" parent "${l%%,*}" handle "${l##*,}" "$kind" "$@" ||
+			echo "# tc qdisc $cmd $kind $* failed" >&2
+	done
+}
+
+# queued: qlen + backlog of the root qdisc and every class, and the
+# largest single value (a negative count shows as 2^32 - n)
+queued() {
+	{
+		ns_rtr tc -s qdisc show dev "$dev"
+		ns_rtr tc -s class show dev "$dev"
+	} | awk '/ backlog / { b = $2 + 0; q = $3 + 0; s += b + q; if (b > m) m = b; if (q > m) m = q }
+		END { print s + 0, m + 0 }'
+}
+
+for entry in "${QDISCS[@]}"; do
+	IFS='|' read -r kind cfg_a cfg_b <<<"$entry"
+	read -r -a a <<<"$cfg_a"
+	read -r -a b <<<"$cfg_b"
+	for parent in "${PARENTS[@]}"; do
+		graft "$parent" "$kind" "${a[@]}"
+		ns_rcv iperf3 -s -1 -D -p 5201 >/dev/null
+		ns_rcv iperf3 -s -1 -D -p 5301 >/dev/null
+		sleep 0.3
+		ns_snd iperf3 -c "$RCV_IP" -p 5201 -P 4 -t 30 >/dev/null 2>&1 &
+		ns_snd iperf3 -c "$RCV_IP" -p 5301 -u -b 15mbit -l 1400 -t 30 >/dev/null 2>&1 &
+		sleep 1.5
+		changes=0
+		end=$((SECONDS + 5))
+		while [ "$SECONDS" -lt "$end" ]; do
+			each_leaf "$parent" change "$kind" "${b[@]}"
+			sleep 0.1
+			each_leaf "$parent" change "$kind" "${a[@]}"
+			sleep 0.1
+			changes=$((changes + 2))
+		done
+		readds=0
+		end=$((SECONDS + 3))
+		while [ "$SECONDS" -lt "$end" ]; do
+			graft "$parent" "$kind" "${a[@]}"
+			sleep 0.5
+			readds=$((readds + 1))
+		done
+		ip netns pids "$NS_SND" | xargs -r kill 2>/dev/null || true
+		ip netns pids "$NS_RCV" | xargs -r kill 2>/dev/null || true
+		wait || true
+		sleep 2
+		read -r left biggest < <(queued)
+		tap_result $((left != 0 || biggest >= 2147483648)) \
+			"$kind under $parent: $changes changes and $readds re-adds under load, then every qdisc and class drains (qlen + backlog left $left, largest $biggest)"
+	done
+	ns_rtr tc qdisc del dev "$dev" root 2>/dev/null || true
+	rc=0
+	rmmod "sch_$kind" || rc=$?
+	tap_result "$rc" "$kind: rmmod sch_$kind after the last delete"
+	insmod "$top/net/sched/sch_$kind.ko" || true
+done
+# the bottleneck as lib.sh's helpers expect it
+ns_rtr tc qdisc del dev "$dev" root 2>/dev/null || true
+tap_exit

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Hostile traffic into every qdisc, the htb leaf at the router's 10 Mbit/s
+# bottleneck (scripts/aqmtools/hostile.py sends raw frames out of it, so
+# they reach the qdisc as they are):
+# - frames that are not IP, IPv4 headers that lie about their length,
+#   IPv4 fragments, IPv6 with chains of up to 20 extension headers (some
+#   cut short), VLAN-tagged frames, frames of 14 to 60 bytes and of the
+#   maximum 1514: every frame that reached the qdisc is either sent or
+#   dropped by it (packets + drops = frames, exactly), and the htb root
+#   and class drain to 0;
+# - 100000 distinct flows: the same exact count, and the kernel's slab
+#   grows by less than 4 MB (a 64-byte allocation per flow would be 6 MB);
+# - ECT(0) UDP from an unresponsive sender at twice the link, with ecn:
+#   marking does not slow it, so the qdisc must drop it (past its ECN
+#   ceiling) and keep the queue under half its limit of 1000.
+# The guest checks the kernel log and, on the debug kernel, kmemleak.
+set -euo pipefail
+# shellcheck source=selftests/net/lib.sh
+. "$(dirname "$0")/../net/lib.sh"
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+python=${AQM_CACHE:?}/venv/bin/python3
+COUNT=${AQM_HOSTILE_N:-3000}
+FLOWS=${AQM_HOSTILE_FLOWS:-100000}
+QDISCS=(
+	"pi limit 1000 ecn"
+	"dcn limit 1000 ecn"
+	"afd limit 1000 ecn"
+	"blue limit 1000 threshold 300 ecn"
+	"sfb limit 1000"
+)
+
+tap_plan $((${#QDISCS[@]} * 3))
+dumbbell_setup 20
+
+dev=$BOTTLENECK_DEV
+
+# frames KIND N: send them out of the bottleneck; prints how many reached
+# the qdisc
+frames() {
+	ns_rtr env PYTHONPATH="$top/scripts" "$python" -m aqmtools.hostile "$dev" "$1" "$2" |
+		awk '/^sent/ { print $2 }'
+}
+
+# counted: packets + drops of the leaf
+counted() {
+	bottleneck_stats | json_get 'j[0]["packets"] + j[0]["drops"]'
+}
+
+slab_kb() { awk '/^Slab:/ { print $2 }' /proc/meminfo; }
+
+for cfg in "${QDISCS[@]}"; do
+	read -r -a qd <<<"$cfg"
+	kind=${qd[0]}
+
+	# 1. every kind of hostile frame, in turn
+	dumbbell_qdisc "${qd[@]}"
+	total=0
+	for k in nonip trunc4 frag4 ext6 vlan tiny max; do
+		n=$(frames "$k" "$COUNT")
+		total=$((total + n))
+	done
+	sleep 2
+	got=$(counted)
+	left=$(($(backlog_of qdisc show dev "$dev" root) + $(backlog_of class show dev "$dev" classid 1:1)))
+	tap_result $((got != total || left != 0)) \
+		"$kind: $total hostile frames, each sent or dropped ($got), the htb root and class drain ($left left)"
+
+	# 2. many flows
+	dumbbell_qdisc "${qd[@]}"
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	before=$(slab_kb)
+	n=$(frames flows "$FLOWS")
+	sleep 2
+	got=$(counted)
+	echo 3 >/proc/sys/vm/drop_caches
+	grown=$(($(slab_kb) - before))
+	tap_result $((got != n || grown >= 4096)) \
+		"$kind: $n frames of distinct flows, each sent or dropped ($got); slab grew $grown kB (< 4096)"
+
+	# 3. ECT(0) from an unresponsive sender: marking cannot hold it, so
+	# the qdisc must drop it and keep its queue off the limit
+	dumbbell_qdisc "${qd[@]}"
+	ns_rcv iperf3 -s -1 -D -p 5301 >/dev/null
+	sleep 0.3
+	ns_snd iperf3 -c "$RCV_IP" -p 5301 -u -b 20mbit -l 1400 --tos 0x02 -t 10 >/dev/null 2>&1 &
+	udp_pid=$!
+	sleep 4
+	sum=0
+	for _ in $(seq 1 10); do
+		q=$(ns_rtr tc -s qdisc show dev "$dev" parent 1:1 | awk '/ backlog / { sub("p", "", $3); print $3 + 0 }')
+		sum=$((sum + q))
+		sleep 0.4
+	done
+	wait "$udp_pid" || true
+	tap_cmp "$kind: an ECT(0) UDP flood at twice the link keeps the queue under half the limit (mean of 10 samples, packets)" \
+		$((sum / 10)) "<" 500
+done
+tap_exit

@@ -21,7 +21,9 @@ mods=$base/lib/modules/$kver
 # the kernel's sch_sfb where a distribution installs it
 install -D -m 0644 "$kdir/net/sched/sch_sfb.ko" "$mods/kernel/net/sched/sch_sfb.ko"
 touch "$mods/modules.order" "$mods/modules.builtin" "$mods/modules.builtin.modinfo"
-make -s -C "$AQM_TOP" install KDIR="$kdir" KVER="$kver" DESTDIR="$base" \
+# W=1 as check.sh's own build: the same flags, so the modules the VM loads
+# are not built again
+make -s -C "$AQM_TOP" install KDIR="$kdir" KVER="$kver" DESTDIR="$base" W=1 \
 	TC_LIB_DIR=/usr/lib/tc >/dev/null
 
 # which sch_sfb.ko `modprobe sch_sfb` would load, with depmod's config DIR

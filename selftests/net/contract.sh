@@ -51,7 +51,7 @@ for entry in "${QDISCS[@]}"; do
 
 	# as the root qdisc of rtr1
 	set_root "${qd[@]}"
-	traffic 2
+	traffic 1
 	wait "$iperf"
 	snap "$i-root"
 
@@ -61,14 +61,14 @@ for entry in "${QDISCS[@]}"; do
 		ns_rtr tc qdisc replace dev "$dev" parent "1:$n" handle "$((n + 1))0:" "${qd[@]}"
 	done
 	snap "$i-mq-made"
-	traffic 2
+	traffic 1
 	wait "$iperf"
 	snap "$i-mq"
 
 	# as the child of tbf
 	set_root tbf rate 10mbit burst 15k latency 200ms
 	ns_rtr tc qdisc add dev "$dev" parent 1:1 handle 10: "${qd[@]}"
-	traffic 2
+	traffic 1
 	wait "$iperf"
 	snap "$i-tbf"
 
@@ -91,7 +91,7 @@ for entry in "${QDISCS[@]}"; do
 	snap "$i-deleted"
 	# the qdisc itself: after the traffic its own backlog is 0
 	ns_rtr tc qdisc add dev "$dev" parent 1:1 handle 10: "${qd[@]}"
-	traffic 2
+	traffic 1
 	wait "$iperf"
 	sleep 1
 	snap "$i-drained"

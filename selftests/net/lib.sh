@@ -87,8 +87,8 @@ dumbbell_cleanup() {
 	local ns
 	for ns in "$NS_SND" "$NS_RTR" "$NS_RCV"; do
 		ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null || true
-		ip netns del "$ns" 2>/dev/null || true
 	done
+	printf 'netns del %s\n' "$NS_SND" "$NS_RTR" "$NS_RCV" | ip -force -batch - 2>/dev/null || true
 }
 
 _offloads_off() {
@@ -97,41 +97,49 @@ _offloads_off() {
 }
 
 # dumbbell_setup RTT_MS: build the topology with a pfifo leaf at the
-# bottleneck; dumbbell_qdisc replaces it.
+# bottleneck; dumbbell_qdisc replaces it. (ip and tc work in batches and
+# with -n: every process costs tens of milliseconds in the emulated VM.)
 dumbbell_setup() {
-	local rtt=${1:-40} half
+	local rtt=${1:-40} half ns rate=${AQM_RATE:-10mbit}
 	half=$(awk -v r="$rtt" 'BEGIN { printf "%.3fms", r / 2 }')
 	trap dumbbell_cleanup EXIT
-	ip netns add "$NS_SND"
-	ip netns add "$NS_RTR"
-	ip netns add "$NS_RCV"
-	ip link add snd0 netns "$NS_SND" type veth peer name rtr0 netns "$NS_RTR"
-	ip link add rtr1 netns "$NS_RTR" numtxqueues "${AQM_TXQUEUES:-1}" \
-		type veth peer name rcv0 netns "$NS_RCV" numrxqueues "${AQM_TXQUEUES:-1}"
-
-	ns_snd ip addr add 198.18.1.2/24 dev snd0
-	ns_snd ip -6 addr add 2001:db8:1::2/64 dev snd0 nodad
-	ns_rtr ip addr add 198.18.1.1/24 dev rtr0
-	ns_rtr ip -6 addr add 2001:db8:1::1/64 dev rtr0 nodad
-	ns_rtr ip addr add 198.18.2.1/24 dev rtr1
-	ns_rtr ip -6 addr add 2001:db8:2::1/64 dev rtr1 nodad
-	ns_rcv ip addr add "$RCV_IP/24" dev rcv0
-	ns_rcv ip -6 addr add "$RCV_IP6/64" dev rcv0 nodad
-	local ns
-	for ns in "$NS_SND" "$NS_RTR" "$NS_RCV"; do
-		ip netns exec "$ns" ip link set lo up
+	ip -batch - <<-EOF
+		netns add $NS_SND
+		netns add $NS_RTR
+		netns add $NS_RCV
+		link add snd0 netns $NS_SND type veth peer name rtr0 netns $NS_RTR
+		link add rtr1 netns $NS_RTR numtxqueues ${AQM_TXQUEUES:-1} type veth peer name rcv0 netns $NS_RCV numrxqueues ${AQM_TXQUEUES:-1}
+	EOF
+	ip -n "$NS_SND" -batch - <<-EOF
+		addr add 198.18.1.2/24 dev snd0
+		addr add 2001:db8:1::2/64 dev snd0 nodad
+		link set lo up
+		link set snd0 up
+		route add default via 198.18.1.1
+		route add default via 2001:db8:1::1
+	EOF
+	ip -n "$NS_RTR" -batch - <<-EOF
+		addr add 198.18.1.1/24 dev rtr0
+		addr add 2001:db8:1::1/64 dev rtr0 nodad
+		addr add 198.18.2.1/24 dev rtr1
+		addr add 2001:db8:2::1/64 dev rtr1 nodad
+		link set lo up
+		link set rtr0 up
+		link set rtr1 up
+	EOF
+	ip -n "$NS_RCV" -batch - <<-EOF
+		addr add $RCV_IP/24 dev rcv0
+		addr add $RCV_IP6/64 dev rcv0 nodad
+		link set lo up
+		link set rcv0 up
+		route add default via 198.18.2.1
+		route add default via 2001:db8:2::1
+	EOF
+	for ns in "$NS_SND" "$NS_RCV"; do
 		ip netns exec "$ns" sysctl -qw net.ipv4.tcp_ecn=1
 	done
-	ns_snd ip link set snd0 up
-	ns_rtr ip link set rtr0 up
-	ns_rtr ip link set rtr1 up
-	ns_rcv ip link set rcv0 up
-	ns_snd ip route add default via 198.18.1.1
-	ns_snd ip -6 route add default via 2001:db8:1::1
-	ns_rcv ip route add default via 198.18.2.1
-	ns_rcv ip -6 route add default via 2001:db8:2::1
-	ns_rtr sysctl -qw net.ipv4.ip_forward=1
-	ns_rtr sysctl -qw net.ipv6.conf.all.forwarding=1
+	ns_rtr sysctl -qw net.ipv4.tcp_ecn=1 net.ipv4.ip_forward=1 \
+		net.ipv6.conf.all.forwarding=1
 
 	if [ "${AQM_OFFLOADS:-0}" != 1 ]; then
 		_offloads_off "$NS_SND" snd0
@@ -140,12 +148,12 @@ dumbbell_setup() {
 		_offloads_off "$NS_RCV" rcv0
 	fi
 
-	ns_snd tc qdisc add dev snd0 root netem delay "$half" limit 100000
-	ns_rcv tc qdisc add dev rcv0 root netem delay "$half" limit 100000
-	ns_rtr tc qdisc add dev rtr1 root handle 1: htb default 1
-	ns_rtr tc class add dev rtr1 parent 1: classid 1:1 htb \
-		rate "${AQM_RATE:-10mbit}" ceil "${AQM_RATE:-10mbit}" burst 15k cburst 15k
-	dumbbell_qdisc pfifo limit 1000
+	tc -n "$NS_SND" qdisc add dev snd0 root netem delay "$half" limit 100000
+	tc -n "$NS_RCV" qdisc add dev rcv0 root netem delay "$half" limit 100000
+	tc -n "$NS_RTR" qdisc add dev rtr1 root handle 1: htb default 1
+	tc -n "$NS_RTR" class add dev rtr1 parent 1: classid 1:1 htb \
+		rate "$rate" ceil "$rate" burst 15k cburst 15k
+	tc -n "$NS_RTR" qdisc add dev rtr1 parent 1:1 handle 10: pfifo limit 1000
 }
 
 # dumbbell_qdisc KIND [OPTIONS...]: the qdisc under test at the bottleneck

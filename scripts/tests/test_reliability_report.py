@@ -1,0 +1,25 @@
+"""docs/reliability.md's generator on a made-up results directory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from aqmtools import reliability_report
+
+
+def test_report_lists_every_result(tmp_path: Path) -> None:
+    (tmp_path / "rel-nlfuzz.tap").write_text(
+        "1..2\nok 1 pi (root): 10000 requests; 0 violations\n"
+        "not ok 2 dcn (root): 10000 requests; 3 violations\n#   detail\n"
+    )
+    (tmp_path / "rel-failslab.tap").write_text("1..1\nok 1 # SKIP no fault injection\n")
+    (tmp_path / "kmemleak.tap").write_text("1..1\nok 1 kmemleak after rel-nlfuzz: nothing leaked\n")
+    (tmp_path / "kernel-log.tap").write_text("1..1\nok 1 kernel log clean\n")
+    (tmp_path / "net-pi.tap").write_text("1..3\nok 1 a\nok 2 b\nnot ok 3 c\n")
+    out = reliability_report.report(tmp_path, "6.12-debug")
+    assert "| held | pi (root): 10000 requests; 0 violations |" in out
+    assert "| FAILED | dcn (root): 10000 requests; 3 violations |" in out
+    assert "| skipped |" in out
+    assert "kmemleak after rel-nlfuzz: nothing leaked" in out
+    assert "| net-pi | 2 | 1 | 0 |" in out
+    assert "Netlink fuzzing" in out and "6.12-debug" in out

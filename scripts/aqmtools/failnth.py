@@ -90,8 +90,16 @@ def run(spec: str, dev: str, kind: str, mode: str) -> tuple[int, Counter[str], l
     first, second = CONFIGS[kind]
     idx = rtnl.ifindex(dev)
     msg = rtnl.tcmsg(idx, HANDLE, rtnl.TC_H_ROOT)
-    create = msg + rtnl.kind_attr(kind) + rtnl.nla(rtnl.TCA_OPTIONS, options(spec, kind, first))
-    change = msg + rtnl.kind_attr(kind) + rtnl.nla(rtnl.TCA_OPTIONS, options(spec, kind, second))
+    create = (
+        msg
+        + rtnl.kind_attr(kind)
+        + rtnl.nla(rtnl.TCA_OPTIONS, options(spec, kind, first), nested=True)
+    )
+    change = (
+        msg
+        + rtnl.kind_attr(kind)
+        + rtnl.nla(rtnl.TCA_OPTIONS, options(spec, kind, second), nested=True)
+    )
     outcomes: Counter[str] = Counter()
     violations: list[str] = []
     points = 0

@@ -290,7 +290,8 @@ def fuzz(
                 body, sent, label = gen.options()
                 payload = msg + rtnl.kind_attr(kind)
                 if body is not None:
-                    payload += rtnl.nla(rtnl.TCA_OPTIONS, body, nested=rng.random() < 0.5)
+                    # without NLA_F_NESTED the strict parsers refuse the whole nest
+                    payload += rtnl.nla(rtnl.TCA_OPTIONS, body, nested=rng.random() < 0.9)
                 flags = {
                     "create": rtnl.NLM_F_CREATE | rtnl.NLM_F_EXCL,
                     "replace": rtnl.NLM_F_CREATE | rtnl.NLM_F_REPLACE,

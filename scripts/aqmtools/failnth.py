@@ -1,10 +1,12 @@
 """Allocation failure in every step of a qdisc request (fail-nth).
 
 For n = 1, 2, ... the n-th fault-injection point of this thread's next
-request fails (/proc/thread-self/fail-nth, with failslab and
-fail_page_alloc set to fail sleeping and order-0 allocations too), until
-a request runs with fewer than n points. Each point is one allocation on
-the way, the qdisc's own in init or change and the core's around them.
+request fails (/proc/thread-self/fail-nth), until a request runs with
+fewer than n points. Each point is one allocation on the way, the
+qdisc's own in init or change and the core's around them. The caller
+sets failslab and fail_page_alloc to fail sleeping and order-0
+allocations too, in their debugfs, which `ip netns exec` does not mount
+(selftests/reliability/failslab.sh).
 
 The request is a create of the qdisc (none there before) or a change of
 it (from one configuration to another). For each injected failure:
@@ -48,23 +50,6 @@ CONFIGS: dict[str, tuple[dict[str, int], dict[str, int]]] = {
 def options(spec: str, kind: str, values: dict[str, int]) -> bytes:
     by_name = {a.name: a for a in load_spec(spec, kind)}
     return b"".join(rtnl.nla(by_name[n].atype, pack(by_name[n].kind, v)) for n, v in values.items())
-
-
-def setup_faults() -> None:
-    """Let failslab and fail_page_alloc fail what a qdisc request allocates."""
-    base = "/sys/kernel/debug"
-    for name, value in (
-        ("failslab/ignore-gfp-wait", "N"),
-        ("fail_page_alloc/ignore-gfp-wait", "N"),
-        ("fail_page_alloc/ignore-gfp-highmem", "N"),
-        ("fail_page_alloc/min-order", "0"),
-        ("failslab/verbose", "0"),
-        ("fail_page_alloc/verbose", "0"),
-    ):
-        path = f"{base}/{name}"
-        if os.path.exists(path):
-            with open(path, "w") as f:
-                f.write(value)
 
 
 class FailNth:
@@ -167,7 +152,6 @@ def main(argv: list[str]) -> int:
         print(__doc__, file=sys.stderr)
         return 1
     spec, dev, kind, mode = argv[1:]
-    setup_faults()
     points, outcomes, violations = run(spec, dev, kind, mode)
     n = os.environ.get("FAILNTH_TAP_N", "1")
     seen = ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items())) or "none"

@@ -26,6 +26,16 @@ if [ ! -e /proc/thread-self/fail-nth ]; then
 	exit 0
 fi
 
+# fail sleeping and order-0 allocations too (the defaults spare them),
+# quietly; here, since debugfs is not mounted under `ip netns exec`
+dbg=/sys/kernel/debug
+echo N >"$dbg/failslab/ignore-gfp-wait"
+echo N >"$dbg/fail_page_alloc/ignore-gfp-wait"
+echo N >"$dbg/fail_page_alloc/ignore-gfp-highmem"
+echo 0 >"$dbg/fail_page_alloc/min-order"
+echo 0 >"$dbg/failslab/verbose"
+echo 0 >"$dbg/fail_page_alloc/verbose"
+
 ip netns add "$ns"
 trap 'ip netns del "$ns" 2>/dev/null || true' EXIT
 ip -n "$ns" link add dummy1 type dummy

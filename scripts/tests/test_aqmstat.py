@@ -305,6 +305,15 @@ def _sample_after_idle(
     parse = _json_lines if fmt == "json" else _csv_rows
     proc = _start(aqmstat, bed, out, "-t", "10", "-f", fmt, *args)
     try:
+        # a first record before the burst, so that the burst is seen
+        # arriving (aqmstat may start slowly: ASan, an emulated CPU)
+        for _ in range(3000):
+            if out.exists() and parse(out.read_text()):
+                break
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+            time.sleep(0.01)
+        else:
+            raise AssertionError("aqmstat wrote no record before the burst")
         bed.burst()
         snap = bed.wait_idle()
         t_snap = time.time()

@@ -31,31 +31,12 @@ tap_result "$rc" "the experiment runs to the end"
 # check DESC COND DETAIL: a TAP result for COND, a Python expression over
 # the runs' figures (run: aqmtools.bench.stats.Run by qdisc name; cal:
 # calibration.json; last: the last aqmstat record of a run; leaf: the
-# qdisc under test in a run's tc-after.json), with DETAIL's value shown
+# qdisc under test in a run's tc-after.json), with DETAIL's value shown.
+# The checks are collected and evaluated by one python3 at the end (it
+# takes seconds to start and to read the runs in the emulated VM).
+checks=()
 check() {
-	local rc=0 detail
-	detail=$(PYTHONPATH="$top/scripts" "$python" - "$out" "$2" "$3" <<-'PY'
-		import json, sys
-		from pathlib import Path
-		from aqmtools.bench.stats import leaf as leaf_of, read_run
-		out = Path(sys.argv[1])
-		run = {r.meta["qdisc"]: r for r in map(read_run, (p.parent for p in out.glob("*/run.json")))}
-		cal = json.loads((out / "calibration" / "calibration.json").read_text())
-		rd = {q: out / f"{q}-load90-ecn0" for q in run}
-		def last(q):
-		    return json.loads((rd[q] / "aqmstat-down.jsonl").read_text().splitlines()[-1])
-		def leaf(q):
-		    return leaf_of(json.loads((rd[q] / "tc-after.json").read_text())["down"])
-		try:
-		    ok = eval(sys.argv[2]) is True
-		    detail = eval(sys.argv[3])
-		except Exception as e:
-		    ok, detail = False, repr(e)
-		print(detail)
-		sys.exit(0 if ok else 1)
-	PY
-	) || rc=$?
-	tap_result "$rc" "$1 ($detail)"
+	checks+=("$1" "$2" "$3")
 }
 check "calibration measured a positive load per user" \
 	'cal["per_user_bps"] > 0 and cal["users"] == 10' 'round(cal["per_user_bps"])'
@@ -77,4 +58,38 @@ check "aqmstat sampled dcn's state: pref and HB flows" \
 check "aqmstat's last packet count is the qdisc's (idle at the end)" \
 	'all(last(q)["packets"] == leaf(q)["packets"] for q in run)' \
 	'{q: (last(q)["t"], last(q)["packets"], leaf(q)["packets"]) for q in run}'
-tap_exit
+
+rc=0
+PYTHONPATH="$top/scripts" "$python" - "$out" "$_tap_n" "${checks[@]}" <<'PY' || rc=$?
+import json, sys
+from pathlib import Path
+from aqmtools.bench.stats import leaf as leaf_of, read_run
+out = Path(sys.argv[1])
+n, args = int(sys.argv[2]), sys.argv[3:]
+run = {r.meta["qdisc"]: r for r in map(read_run, (p.parent for p in out.glob("*/run.json")))}
+cal = json.loads((out / "calibration" / "calibration.json").read_text())
+rd = {q: out / f"{q}-load90-ecn0" for q in run}
+
+
+def last(q):
+    return json.loads((rd[q] / "aqmstat-down.jsonl").read_text().splitlines()[-1])
+
+
+def leaf(q):
+    return leaf_of(json.loads((rd[q] / "tc-after.json").read_text())["down"])
+
+
+failed = 0
+for i in range(0, len(args), 3):
+    desc, cond, what = args[i : i + 3]
+    try:
+        ok = eval(cond) is True
+        detail = eval(what)
+    except Exception as e:
+        ok, detail = False, repr(e)
+    n += 1
+    failed += not ok
+    print(f"{'ok' if ok else 'not ok'} {n} {desc} ({detail})")
+sys.exit(1 if failed else 0)
+PY
+exit $((rc != 0 || _tap_failed > 0))

@@ -13,10 +13,12 @@
 #    drops each, 0-315 penalty drops).
 #    Checked: TCP keeps 80% of the link under both, the UDP flow stays
 #    under twice a ninth of the link, and ours is within 35% (UDP) and 10%
-#    (TCP) of Linux's: the defaults behave as Linux's sfb.
+#    (TCP) of Linux's: the defaults behave as Linux's sfb. The Linux half
+#    runs with AQM_SFB_LINUX=1 only (selftests/net/sfb-linux.sh, outside
+#    make check's budget); make check runs ours alone and skips it.
 # 2. The paper's regime, many flows per bin: the UDP flow and 32 TCP flows.
 #    The queue stands (about 400 packets), the UDP flow's bins reach
-#    p_m = 1 at every level within 3 to 5 s, and from then on it passes
+#    p_m = 1 at every level within 3 to 6 s, and from then on it passes
 #    only through the penalty, penalty_rate 10 packets/s = 117760 bit/s of
 #    1472-byte datagrams (Fig. 15/16). The moving hash every 8 s (rehash
 #    8000) is run two ways, 20 s each, the UDP flow's received rate read
@@ -26,21 +28,28 @@
 #      0.66 Mbit/s in the second after a switch, at 8 and 16 s);
 #    - db 4000 with warm_raise (IV-D: a penalized arrival raises its bins
 #      of the set being warmed): held at the penalty rate across every
-#      switch (0.11 to 0.14 Mbit/s from 5 s on);
+#      switch (0.11 to 0.14 Mbit/s in the seconds between the switches);
 #    (Linux's warm-up rule, db 4000 without warm_raise, escapes as db 0
 #    does: its standby bins count only the penalized flow's admitted
 #    packets, about none, and never reach `target`; measured 0.54 and 0.58
 #    Mbit/s after the switches. Not run here, to keep make check within
 #    its budget; tc-sfb.8 has the figures.)
-#    Checked: TCP keeps 80% of the link; from second 5 on, the flow under
-#    warm_raise never passes 2 x the penalty rate in any second (its burst
-#    of 20 packets is 2 s of it); without double buffering it passes 3.5 x
-#    in some second after a switch, and in the seconds around the switches
-#    (7-9, 15-17) it gets at least 2 x what it gets under warm_raise
-#    (measured 0.31 against 0.12 Mbit/s).
+#    A flow held by the penalty gets, in any 3 s, at most what the token
+#    bucket allows: 3 s of the rate plus its burst of 20 packets, 0.589
+#    Mbit. The bucket fills while the flow sends it little (seconds in
+#    which its packets meet a bin at `max` first), and then empties at the
+#    switch: 0.41-0.46 Mbit/s in that one second, 1.08-1.12 x the 3 s
+#    allowance in the window (3 of 27 runs with double buffering, with or
+#    without warm_all; 0.60-0.65 x in the others). Without double buffering
+#    the flow escapes: 1.58-2.02 x in the worse window of each run, and
+#    never under 1.58 x in any window (3 runs).
+#    Checked: TCP keeps 80% of the link; under warm_raise the seconds 7-9
+#    and 15-17 around the switches each get at most 1.35 x the allowance,
+#    and no second of 10-14 passes 2 x the rate; without double buffering
+#    one of the windows gets more than 1.35 x.
 # The figures were measured in the TCG test VM; the bounds leave a margin.
 # python3 takes 1.5 s to start there: one reads every result at the end.
-# About 100 s.
+# About 85 s; with AQM_SFB_LINUX=1 (net:sfb-linux) 100 s.
 set -euo pipefail
 # shellcheck source=selftests/net/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -50,6 +59,9 @@ tmp=$(mktemp -d)
 UDP_LEN=1472
 PENALTY_BPS=$((10 * UDP_LEN * 8))
 LINK_BPS=10000000
+# what the penalty's token bucket lets through in 3 s: 3 s of the rate
+# plus the burst of 20 packets
+WINDOW_BITS=$((3 * PENALTY_BPS + 20 * UDP_LEN * 8))
 linux_ko=${AQM_KDIR:-}/net/sched/sch_sfb.ko
 ours_ko=$top/net/sched/sch_sfb.ko
 
@@ -74,10 +86,13 @@ flood() {
 	echo "# t=${SECONDS}s $name done" >&2
 }
 
-# 1. the issue's mix, ours then Linux's (when the test kernel has it)
+# 1. the issue's mix, ours then Linux's (AQM_SFB_LINUX=1, as
+# selftests/net/sfb-linux.sh runs it, and the test kernel has it)
 flood ours 12 8 sfb
 linux=0
-if [ -f "$linux_ko" ]; then
+skip="Linux's sch_sfb.ko is not in the test kernel"
+[ "${AQM_SFB_LINUX:-0}" = 1 ] || skip="the comparison with Linux's sfb is net:sfb-linux's, not make check's"
+if [ "${AQM_SFB_LINUX:-0}" = 1 ] && [ -f "$linux_ko" ]; then
 	dumbbell_qdisc pfifo limit 1000
 	rmmod sch_sfb
 	if insmod "$linux_ko"; then
@@ -99,10 +114,10 @@ flood nodb 20 32 sfb rehash 8000 db 0
 flood raise 20 32 sfb rehash 8000 db 4000 warm_raise
 
 # --- read every result with one python3 --------------------------------------
-eval "$(PYTHONPATH="$AQM_PYTHONPATH" python3 - "$tmp" "$linux" <<'PY'
+eval "$(PYTHONPATH="$AQM_PYTHONPATH" python3 - "$tmp" "$linux" "$WINDOW_BITS" <<'PY'
 import json, re, sys
 from aqmtools.iperf import tcp_total, udp_goodput
-d, linux = sys.argv[1], sys.argv[2] == "1"
+d, linux, allowed = sys.argv[1], sys.argv[2] == "1", float(sys.argv[3])
 UNIT = {"bits/sec": 1.0, "Kbits/sec": 1e3, "Mbits/sec": 1e6, "Gbits/sec": 1e9}
 
 
@@ -127,11 +142,12 @@ for n in names:
 for n in ("nodb", "raise"):
     s = per_second(n)
     print(f"{n}_ps='{' '.join(f'{x / 1e6:.2f}' for x in s)}'")
-    after = s[5:]
-    print(f"{n}_max5={max(after or [0]):.0f}")
-    # seconds 7-9 and 15-17: around the switches at 8 and 16 s (qdisc time)
-    around = s[7:10] + s[15:18]
-    print(f"{n}_around={sum(around) / max(len(around), 1):.0f}")
+    # seconds 7-9 and 15-17: around the switches at 8 and 16 s (qdisc
+    # time), against what the bucket allows in 3 s; 10-14: between them
+    win = [sum(s[7:10]) / allowed, sum(s[15:18]) / allowed]
+    print(f"{n}_win='{win[0]:.2f} {win[1]:.2f}'")
+    print(f"{n}_winmax={max(win):.2f}")
+    print(f"{n}_between={max(s[10:15] or [0]):.0f}")
 PY
 )"
 
@@ -173,7 +189,7 @@ share2=$((2 * LINK_BPS / 9))
 			"with Linux's sch_sfb loaded, scripts/load.sh sch_sfb fails (exit $load_rc) and says why: $load_msg"
 	else
 		for _ in 1 2 3 4; do
-			echo "ok $((_tap_n + 1)) # SKIP Linux's sch_sfb.ko is not in the test kernel"
+			echo "ok $((_tap_n + 1)) # SKIP $skip"
 			_tap_n=$((_tap_n + 1))
 		done
 	fi
@@ -181,12 +197,12 @@ share2=$((2 * LINK_BPS / 9))
 		"$raise_tcp" ">=" $((LINK_BPS * 8 / 10))
 	tap_cmp "32 TCP + UDP: the UDP flow is rate-limited as nonresponsive (penalty drops)" \
 		"$raise_penaltydrop" ">" 1000
-	tap_cmp "db with warm_raise: held within 2 x the penalty rate (its burst is 2 s of it) in every second from 5 s on, across 2 switches (bit/s)" \
-		"$raise_max5" "<=" $((PENALTY_BPS * 2))
-	tap_cmp "no double buffering: the flow escapes after a switch (max bit/s of a second from 5 s on)" \
-		"$nodb_max5" ">=" $((PENALTY_BPS * 7 / 2))
-	tap_cmp "no double buffering: around the switches (seconds 7-9, 15-17) it gets 2 x what it gets with warm_raise (bit/s)" \
-		"$nodb_around" ">=" "$(awk -v r="$raise_around" 'BEGIN { print 2 * r }')"
+	tap_cmp "db with warm_raise: held across both switches: in seconds 7-9 and 15-17 at most 1.35 x what the penalty's bucket allows in 3 s ($raise_win)" \
+		"$raise_winmax" "<=" 1.35
+	tap_cmp "db with warm_raise: held between the switches, within 2 x the penalty rate in every second of 10-14 (bit/s)" \
+		"$raise_between" "<=" $((PENALTY_BPS * 2))
+	tap_cmp "no double buffering: the flow escapes at a switch: more than 1.35 x the bucket's 3 s in seconds 7-9 or 15-17 ($nodb_win)" \
+		"$nodb_winmax" ">" 1.35
 	tap_cmp "no double buffering: TCP keeps 80% of the link (bit/s)" \
 		"$nodb_tcp" ">=" $((LINK_BPS * 8 / 10))
 }

@@ -35,23 +35,48 @@ leaves() {
 	esac
 }
 
-# graft PARENT KIND OPTS: the root PARENT and KIND on each of its leaves
-graft() {
+# graft_batch PARENT KIND OPTS: tc batch lines that delete the root and
+# put PARENT there with KIND on each of its leaves
+graft_batch() {
 	local parent=$1 kind=$2 l
 	shift 2
-	ns_rtr tc qdisc del dev "$dev" root 2>/dev/null || true
+	echo "qdisc del dev $dev root"
 	case $parent in
 	htb)
-		ns_rtr tc qdisc add dev "$dev" root handle 1: htb default 1
-		ns_rtr tc class add dev "$dev" parent 1: classid 1:1 htb rate 10mbit ceil 10mbit \
-			burst 15k cburst 15k
+		echo "qdisc add dev $dev root handle 1: htb default 1"
+		echo "class add dev $dev parent 1: classid 1:1 htb rate 10mbit ceil 10mbit burst 15k cburst 15k"
 		;;
-	tbf) ns_rtr tc qdisc add dev "$dev" root handle 1: tbf rate 10mbit burst 15k latency 100ms ;;
-	mq) ns_rtr tc qdisc add dev "$dev" root handle 1: mq ;;
+	tbf) echo "qdisc add dev $dev root handle 1: tbf rate 10mbit burst 15k latency 100ms" ;;
+	mq) echo "qdisc add dev $dev root handle 1: mq" ;;
 	esac
 	for l in $(leaves "$parent" | tr ' ' ,); do
-		ns_rtr tc qdisc add dev "$dev" parent "${l%%,*}" handle "${l##*,}" "$kind" "$@"
+		echo "qdisc add dev $dev parent ${l%%,*} handle ${l##*,} $kind $*"
 	done
+}
+
+# change_batch PARENT KIND OPTS: tc batch lines that change every leaf
+change_batch() {
+	local parent=$1 kind=$2 l
+	shift 2
+	for l in $(leaves "$parent" | tr ' ' ,); do
+		echo "qdisc change dev $dev parent ${l%%,*} handle ${l##*,} $kind $*"
+	done
+}
+
+# graft PARENT KIND OPTS: graft_batch's lines through one tc
+graft() {
+	graft_batch "$@" | ns_rtr tc -force -batch - 2>/dev/null || true
+}
+
+# A fifo nothing writes to: `read -t` on it sleeps without a process (a
+# fork and exec take a large part of 100 ms on the debug kernel in the
+# emulated VM, so the loops below start none).
+never=$(mktemp -u)
+mkfifo "$never"
+exec 4<>"$never"
+rm -f "$never"
+nap() {
+	read -r -t "$1" -u 4 _ || true
 }
 
 # queued: qlen + backlog of the root qdisc and every class, and the
@@ -76,30 +101,38 @@ for entry in "${QDISCS[@]}"; do
 		ns_snd iperf3 -c "$RCV_IP" -p 5201 -P 4 -t 30 >/dev/null 2>&1 &
 		ns_snd iperf3 -c "$RCV_IP" -p 5301 -u -b 15mbit -l 1400 -t 30 >/dev/null 2>&1 &
 		sleep 1.5
-		# one tc reads the changes from a pipe: a tc process per change
-		# takes longer than 100 ms on the debug kernel in the emulated VM
-		end=$((SECONDS + 5))
-		changes=$(
-			n=0
+		# one tc reads every change and re-add from a pipe: a tc
+		# process per change takes over 100 ms on the debug kernel
+		to_b=$(change_batch "$parent" "$kind" "${b[@]}")
+		to_a=$(change_batch "$parent" "$kind" "${a[@]}")
+		readd=$(graft_batch "$parent" "$kind" "${a[@]}")
+		counts=$(
+			exec 3> >(ns_rtr tc -force -batch - >/dev/null 2>"$tmp_err")
+			tc_pid=$!
+			n=0 r=0
+			end=$((SECONDS + 5))
 			while [ "$SECONDS" -lt "$end" ]; do
-				for cfg in "${b[*]}" "${a[*]}"; do
-					for l in $(leaves "$parent" | tr ' ' ,); do
-						echo "qdisc change dev $dev parent ${l%%,*} handle ${l##*,} $kind $cfg" >&3
-					done
-					n=$((n + 1))
-					sleep 0.1
-				done
-			done 3> >(ns_rtr tc -force -batch - >/dev/null 2>"$tmp_err")
-			echo "$n"
+				echo "$to_b" >&3
+				nap 0.1
+				echo "$to_a" >&3
+				nap 0.1
+				n=$((n + 2))
+			done
+			end=$((SECONDS + 3))
+			while [ "$SECONDS" -lt "$end" ]; do
+				echo "$readd" >&3
+				nap 0.5
+				r=$((r + 1))
+			done
+			# tc has done all of them before the traffic stops
+			exec 3>&-
+			wait "$tc_pid" || true
+			echo "$n $r"
 		)
-		[ ! -s "$tmp_err" ] || echo "# tc batch: $(sort -u "$tmp_err" | head -3)" >&2
-		readds=0
-		end=$((SECONDS + 3))
-		while [ "$SECONDS" -lt "$end" ]; do
-			graft "$parent" "$kind" "${a[@]}"
-			sleep 0.5
-			readds=$((readds + 1))
-		done
+		read -r changes readds <<<"$counts"
+		# errors other than the del of a root already gone
+		grep -v "Cannot delete qdisc with handle of zero\|Command failed -:" "$tmp_err" |
+			sort -u | head -3 | sed 's/^/# tc batch: /' >&2 || true
 		ip netns pids "$NS_SND" | xargs -r kill 2>/dev/null || true
 		ip netns pids "$NS_RCV" | xargs -r kill 2>/dev/null || true
 		wait || true

@@ -44,7 +44,7 @@ logs="$AQM_TOP/build/logs${AQM_KVARIANT:+-$AQM_KVARIANT}"
 vm_timeout=2400
 if [ "${AQM_KVARIANT:-}" = debug ]; then
 	[ ${#stages[@]} -gt 0 ] || stages=(kunit net tdc rel)
-	vm_timeout=7200
+	vm_timeout=14400
 fi
 rm -rf "$results" "$logs"
 mkdir -p "$results" "$logs"

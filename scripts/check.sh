@@ -42,9 +42,12 @@ vmkdir=$("$AQM_TOP/scripts/kernel/vmkernel.sh" --print-kdir)
 results="$AQM_TOP/build/results${AQM_KVARIANT:+-$AQM_KVARIANT}"
 logs="$AQM_TOP/build/logs${AQM_KVARIANT:+-$AQM_KVARIANT}"
 vm_timeout=2400
+vm_console=()
 if [ "${AQM_KVARIANT:-}" = debug ]; then
 	[ ${#stages[@]} -gt 0 ] || stages=(kunit net tdc rel)
 	vm_timeout=14400
+	# the kernel's console in vm.log: a splat that stops the VM is kept
+	vm_console=(--console)
 fi
 rm -rf "$results" "$logs"
 mkdir -p "$results" "$logs"
@@ -124,7 +127,7 @@ pytest_tap() {
 run_vm() {
 	local t0 rc=0
 	t0=$(date +%s)
-	"$AQM_TOP/scripts/vm/run.sh" --timeout "$vm_timeout" --rwdir "$results" -- \
+	"$AQM_TOP/scripts/vm/run.sh" "${vm_console[@]}" --timeout "$vm_timeout" --rwdir "$results" -- \
 		"AQM_CACHE='$AQM_CACHE' AQM_KDIR='$vmkdir' bash '$AQM_TOP/selftests/vm/guest.sh' '$results' ${stages[*]}" \
 		>"$logs/vm.log" 2>&1 || rc=$?
 	grep -E '^(guest|kunit|net|tdc|rel):' "$logs/vm.log" || true

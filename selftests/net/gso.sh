@@ -3,8 +3,8 @@
 # (AQM_OFFLOADS=1: TSO and GSO stay on on every veth, so TCP's GSO packets
 # cross the router whole and reach the qdisc under test as one skb of up to
 # 64 KB), a 10 ms RTT so that TCP's TSO autosizing (about 1 ms of its
-# pacing rate) builds packets of several segments. For pi, dcn, afd and blue as
-# the htb leaf in turn, 4 TCP flows for 5 s:
+# pacing rate) builds packets of several segments. For pi, dcn, afd, blue
+# and sfb as the htb leaf in turn, 4 TCP flows for 4 s:
 #  - traffic passes at a reasonable rate;
 #  - the leaf, its htb class and the htb root hold nothing afterwards (the
 #    qlen and backlog of a GSO packet are added and removed as one);
@@ -22,15 +22,15 @@ set -euo pipefail
 tmp=$(mktemp -d)
 AQM_OFFLOADS=1
 
-# run NAME QDISC...: the leaf, 4 flows for 5 s sampled all along, then
+# run NAME QDISC...: the leaf, 4 flows for 4 s sampled all along, then
 # 1 s of silence and the backlog of the leaf, its class and the root
 run() {
 	local name=$1 s
 	shift
 	dumbbell_qdisc "$@"
-	leaf_sampler 6 >"$tmp/$name.jl" &
+	leaf_sampler 5 >"$tmp/$name.jl" &
 	s=$!
-	iperf_run 5 4 >"$tmp/$name.iperf"
+	iperf_run 4 4 >"$tmp/$name.iperf"
 	wait "$s"
 	sleep 1
 	bottleneck_stats >"$tmp/$name.json"
@@ -40,7 +40,7 @@ run() {
 	echo "# t=${SECONDS}s $name done" >&2
 }
 
-tap_plan 10
+tap_plan 12
 dumbbell_setup 10
 trap 'dumbbell_cleanup; rm -rf "$tmp"' EXIT
 ns_rtr ethtool -k "$BOTTLENECK_DEV" | grep -E '^(tcp-segmentation-offload|generic-segmentation-offload):' >&2 || true
@@ -49,6 +49,7 @@ run pi pi limit 1000 bytemode
 run dcn dcn
 run afd afd qref 24
 run blue blue bytelimit 3000
+run sfb sfb
 
 # --- read every snapshot with one python3 ------------------------------------
 eval "$(PYTHONPATH="$AQM_PYTHONPATH" python3 - "$tmp" <<'PY'
@@ -56,7 +57,7 @@ import json, sys
 from aqmtools.tcjson import leaf_samples
 d = sys.argv[1]
 out = {}
-for n in ("pi", "dcn", "afd", "blue"):
+for n in ("pi", "dcn", "afd", "blue", "sfb"):
     with open(f"{d}/{n}.iperf") as f:
         out[f"{n}_mbit"] = round(json.load(f)["end"]["sum_received"]["bits_per_second"] / 1e6, 2)
     with open(f"{d}/{n}.left") as f:
@@ -84,6 +85,7 @@ PY
 	echo "# afd: $afd_mbit Mbit/s, max qlen $afd_maxq, left $afd_left"
 	echo "# blue bytelimit 3000: $blue_mbit Mbit/s, p_m max $blue_pm_max, overflow" \
 		"$blue_overflow, increments $blue_increments, max qlen $blue_maxq, left $blue_left"
+	echo "# sfb: $sfb_mbit Mbit/s, max qlen $sfb_maxq, left $sfb_left"
 } >&2
 
 # shellcheck disable=SC2154
@@ -103,5 +105,8 @@ PY
 	tap_cmp "blue: leaf, class and root hold nothing afterwards (packets + bytes)" \
 		"$((blue_left))" "==" 0
 	tap_cmp "blue bytelimit 3000: p_m does not go to 1 (max sampled)" "$blue_pm_max" "<" 0.5
+	tap_cmp "sfb: TCP passes (Mbit/s)" "$sfb_mbit" ">=" 5
+	tap_cmp "sfb: leaf, class and root hold nothing afterwards (packets + bytes)" \
+		"$((sfb_left))" "==" 0
 }
 tap_exit

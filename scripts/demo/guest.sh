@@ -24,17 +24,8 @@ done
 # words in OUT
 dmesg -w >"$out/dmesg.txt" 2>&1 &
 
-# Packet timestamps on for the whole run. Each ping turns the kernel's
-# netstamp static key on and later off, and patching that code while
-# packets flow has crashed the emulated VM: "Oops: int3" in
-# netif_rx_internal, the breakpoint of the patch still seen after it (2
-# demo runs of 2 on one build of the test kernel, none on the build
-# before). One socket that asks for timestamps from the start keeps the
-# key on, so later users only count.
-python3 -c 'import socket, time
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.setsockopt(socket.SOL_SOCKET, socket.SO_TIMESTAMP, 1)
-time.sleep(1e6)' &
+# packet timestamps on for the whole run: no code patched under load
+"$top/scripts/vm/netstamp-hold.sh" &
 dumbbell_setup 40
 for cfg in "$@"; do
 	name=${cfg%%|*}

@@ -92,9 +92,13 @@ for cfg in "${QDISCS[@]}"; do
 	sleep 0.3
 	ns_snd iperf3 -c "$RCV_IP" -p 5301 -u -b 20mbit -l 1400 --tos 0x02 -t 60 >/dev/null 2>&1 &
 	udp_pid=$!
-	sleep 3
+	# iperf3 takes seconds to start sending on the debug kernel
+	sleep 8
 	leaf_sampler 4 >"$tmp_dir/ect.jl"
-	kill "$udp_pid" 2>/dev/null || true
+	# iperf3 itself, not only ip netns exec: it must not run into the
+	# next qdisc's counts
+	ip netns pids "$NS_SND" | xargs -r kill 2>/dev/null || true
+	ip netns pids "$NS_RCV" | xargs -r kill 2>/dev/null || true
 	wait "$udp_pid" || true
 	read -r mean_q arrived dropped n_smp < <(PYTHONPATH="$top/scripts" "$python" - "$tmp_dir/ect.jl" <<-'PY'
 		import sys

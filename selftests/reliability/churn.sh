@@ -27,11 +27,11 @@ tmp_err=$(mktemp)
 AQM_TXQUEUES=4 dumbbell_setup 20
 dev=$BOTTLENECK_DEV
 
-# leaves PARENT: the parent:handle pairs of the qdiscs under test
+# leaves PARENT: PARENT,HANDLE of each qdisc under test, one per word
 leaves() {
 	case $1 in
-	htb | tbf) echo "1:1 10:" ;;
-	mq) echo "1:1 11:" "1:2 12:" "1:3 13:" "1:4 14:" ;;
+	htb | tbf) echo "1:1,10:" ;;
+	mq) echo "1:1,11: 1:2,12: 1:3,13: 1:4,14:" ;;
 	esac
 }
 
@@ -49,7 +49,7 @@ graft_batch() {
 	tbf) echo "qdisc add dev $dev root handle 1: tbf rate 10mbit burst 15k latency 100ms" ;;
 	mq) echo "qdisc add dev $dev root handle 1: mq" ;;
 	esac
-	for l in $(leaves "$parent" | tr ' ' ,); do
+	for l in $(leaves "$parent"); do
 		echo "qdisc add dev $dev parent ${l%%,*} handle ${l##*,} $kind $*"
 	done
 }
@@ -58,7 +58,7 @@ graft_batch() {
 change_batch() {
 	local parent=$1 kind=$2 l
 	shift 2
-	for l in $(leaves "$parent" | tr ' ' ,); do
+	for l in $(leaves "$parent"); do
 		echo "qdisc change dev $dev parent ${l%%,*} handle ${l##*,} $kind $*"
 	done
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Inside the test VM (the demo): hold packet timestamps on until killed (run it in
-# the background before any traffic).
+# Inside the test VM (the demo, selftests/vm/guest.sh): hold packet timestamps
+# on until killed (run it in the background before any traffic).
 #
 # Each ping turns the kernel's netstamp static key on, and later off, and
 # the kernel patches the code of the receive path to do it. In the emulated

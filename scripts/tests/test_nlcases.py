@@ -56,6 +56,17 @@ def test_shipped_cases_load() -> None:
     assert all(c.error for c in cases if c.error is not None)
 
 
+def test_case_ids_are_unique_across_the_tc_testing_files() -> None:
+    # one id names one case wherever it fails: nlpolicy.json and the
+    # tc-testing files share tdc's id space
+    ids = [c.cid for c in load(CASES.read_text(encoding="utf-8"))]
+    for f in sorted((CASES.parents[1] / "tc-tests").glob("*.json")):
+        ids += [str(t["id"]) for t in json.loads(f.read_text(encoding="utf-8"))]
+    assert len(ids) > 300
+    dup = sorted({i for i in ids if ids.count(i) > 1})
+    assert not dup, f"ids used twice: {dup}"
+
+
 @pytest.mark.parametrize(
     "bad",
     [

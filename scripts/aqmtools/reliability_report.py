@@ -40,7 +40,14 @@ def results(path: Path) -> list[tuple[str, str]]:
     return out
 
 
+KTAP_TOTALS = re.compile(r"^# Totals: pass:(\d+) fail:(\d+) skip:(\d+)", re.M)
+
+
 def totals(path: Path) -> tuple[int, int, int]:
+    """(held, failed, skipped): a KUnit suite's cases, any other file's results."""
+    m = KTAP_TOTALS.search(path.read_text(errors="replace"))
+    if path.suffix == ".ktap" and m:
+        return int(m[1]), int(m[2]), int(m[3])
     ok = bad = skip = 0
     for status, _ in results(path):
         ok += status == "held"
@@ -73,7 +80,7 @@ def report(res: Path, kernel: str) -> str:
             lines += [f"| {s} | {d} |" for s, d in results(p)]
     lines += [
         "",
-        "## The other stages on the debug kernel",
+        "## The rest of the run: host steps, then KUnit, the selftests and tdc in the VM",
         "",
         "| stage | held | failed | skipped |",
     ]

@@ -16,10 +16,16 @@ def test_report_lists_every_result(tmp_path: Path) -> None:
     (tmp_path / "kmemleak.tap").write_text("1..1\nok 1 kmemleak after rel-nlfuzz: nothing leaked\n")
     (tmp_path / "kernel-log.tap").write_text("1..1\nok 1 kernel log clean\n")
     (tmp_path / "net-pi.tap").write_text("1..3\nok 1 a\nok 2 b\nnot ok 3 c\n")
+    (tmp_path / "kunit-aqm_pi.ktap").write_text(
+        "KTAP version 1\n1..1\n    1..3\n    ok 1 x\n    not ok 2 y\n    ok 3 z # SKIP\n"
+        "# Totals: pass:1 fail:1 skip:1 total:3\nnot ok 1 aqm_pi\n"
+    )
     out = reliability_report.report(tmp_path, "6.12-debug")
     assert "| held | pi (root): 10000 requests; 0 violations |" in out
     assert "| FAILED | dcn (root): 10000 requests; 3 violations |" in out
     assert "| skipped |" in out
     assert "kmemleak after rel-nlfuzz: nothing leaked" in out
     assert "| net-pi | 2 | 1 | 0 |" in out
+    # a KUnit suite counts its cases, not its one top-level line
+    assert "| kunit-aqm_pi | 1 | 1 | 1 |" in out
     assert "Netlink fuzzing" in out and "6.12-debug" in out

@@ -36,6 +36,10 @@ def results(path: Path) -> list[tuple[str, str]]:
         status = "held" if m[1] == "ok" else "FAILED"
         if "# SKIP" in desc:
             status, desc = "skipped", desc.split("# SKIP", 1)[0].strip() or desc
+        elif "# TODO" in desc:
+            # an expected failure: a bound missed on a slow machine
+            desc = desc.split("# TODO", 1)[0].strip() or desc
+            status = "held" if m[1] == "ok" else "expected failure"
         out.append((status, desc.replace("|", "\\|")))
     return out
 
@@ -43,17 +47,19 @@ def results(path: Path) -> list[tuple[str, str]]:
 KTAP_TOTALS = re.compile(r"^# Totals: pass:(\d+) fail:(\d+) skip:(\d+)", re.M)
 
 
-def totals(path: Path) -> tuple[int, int, int]:
-    """(held, failed, skipped): a KUnit suite's cases, any other file's results."""
+def totals(path: Path) -> tuple[int, int, int, int]:
+    """(held, failed, expected failures, skipped): a KUnit suite's cases,
+    any other file's results."""
     m = KTAP_TOTALS.search(path.read_text(errors="replace"))
     if path.suffix == ".ktap" and m:
-        return int(m[1]), int(m[2]), int(m[3])
-    ok = bad = skip = 0
+        return int(m[1]), int(m[2]), 0, int(m[3])
+    ok = bad = todo = skip = 0
     for status, _ in results(path):
         ok += status == "held"
         bad += status == "FAILED"
+        todo += status == "expected failure"
         skip += status == "skipped"
-    return ok, bad, skip
+    return ok, bad, todo, skip
 
 
 def report(res: Path, kernel: str) -> str:
@@ -82,14 +88,18 @@ def report(res: Path, kernel: str) -> str:
         "",
         "## The rest of the run: host steps, then KUnit, the selftests and tdc in the VM",
         "",
-        "| stage | held | failed | skipped |",
+        "A selftest that measures rates and delays runs as on a slow machine",
+        "(KSFT_MACHINE_SLOW, selftests/net/lib.sh): a bound it misses is an",
+        "expected failure; `make check` holds those bounds on the test kernel.",
+        "",
+        "| stage | held | failed | expected failures | skipped |",
     ]
-    lines.append("|---|---:|---:|---:|")
+    lines.append("|---|---:|---:|---:|---:|")
     for tap in sorted(res.glob("*.tap")) + sorted(res.glob("kunit-*.ktap")):
         if tap.name.startswith("rel-") or tap.name in ("kmemleak.tap", "kernel-log.tap"):
             continue
-        ok, bad, skip = totals(tap)
-        lines.append(f"| {tap.stem} | {ok} | {bad} | {skip} |")
+        ok, bad, todo, skip = totals(tap)
+        lines.append(f"| {tap.stem} | {ok} | {bad} | {todo} | {skip} |")
     return "\n".join(lines) + "\n"
 
 

@@ -88,8 +88,10 @@ def test_bail_out() -> None:
 
 
 def test_todo_is_not_failure() -> None:
-    s = parse("1..1\nnot ok 1 known # TODO later\n", "x")
-    assert (s.passed, s.failed) == (1, 0)
+    s = parse("1..2\nnot ok 1 known # TODO later\nok 2 fine # TODO done\n", "x")
+    assert (s.passed, s.failed) == (2, 0)
+    # a failing TODO result is listed as an expected failure; a passing one is not
+    assert s.expected == ["x: known"]
 
 
 def test_summarise_dir_and_main(tmp_path: Path, capsys: object) -> None:

@@ -143,8 +143,8 @@ PY
 		"$afd_qmean" "<=" $((QREF * 3))
 	tap_cmp "pfifo: the UDP flow takes well above 1.3 x its share ($fifo_udp_x x, bit/s)" \
 		"$fifo_udp" ">" "$(awk -v s="$share" 'BEGIN { print s * 1.6 }')"
-	tap_cmp "afd: qlen + backlog of afd drain to 0" "$afd_left_leaf" "==" 0
-	tap_cmp "afd: qlen + backlog of its htb class drain to 0" "$afd_left_class" "==" 0
-	tap_cmp "afd: qlen + backlog of the htb root drain to 0" "$afd_left_root" "==" 0
+	tap_strict tap_cmp "afd: qlen + backlog of afd drain to 0" "$afd_left_leaf" "==" 0
+	tap_strict tap_cmp "afd: qlen + backlog of its htb class drain to 0" "$afd_left_class" "==" 0
+	tap_strict tap_cmp "afd: qlen + backlog of the htb root drain to 0" "$afd_left_root" "==" 0
 }
 tap_exit

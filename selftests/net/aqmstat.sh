@@ -163,10 +163,10 @@ for q in "${QDISCS[@]}"; do
 	echo "# $q: ${!n} records over ${!span:-0} s: ${!rate:-0}/s (${!busy:-0}/s over the ${!bspan:-0} s of traffic)," \
 		"${!missed} missed ticks; at the end ${!end:-}" >&2
 	sed "s/^/# $q: /" "$tmp/$q.err" >&2
-	tap_result $((${!rc} != 0 || ${!n} == 0 || ${!bad} != 0 || ${!samples} != ${!n})) \
+	tap_strict tap_result $((${!rc} != 0 || ${!n} == 0 || ${!bad} != 0 || ${!samples} != ${!n})) \
 		"$q: aqmstat ends on SIGTERM with status ${!rc}; ${!n} records decode, ${!bad} do not," \
 		"one per sample (${!samples} samples)"
-	tap_result $((${!mono:-0} != 1)) "$q: t strictly increases, no counter decreases"
+	tap_strict tap_result $((${!mono:-0} != 1)) "$q: t strictly increases, no counter decreases"
 	if [ "$q" = dcn ]; then
 		tap_result $((${!ok:-0} != 1)) "dcn: pref >= 0, hb_flows <= hb_capacity (${!range:-})"
 		tap_cmp "dcn: HB holds flows at some point (max hb_flows)" "${!smax:-}" ">" 0

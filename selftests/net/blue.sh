@@ -258,11 +258,11 @@ PY
 	tap_cmp "idle: p_m decays toward 0" "$idle3_p_m" "<" "$idle1_p_m"
 
 	tap_cmp "trim: the queue was long when the limit was lowered" "$trim1_qlen" ">=" 100
-	tap_cmp "trim: bytelimit 30000 cut the backlog at once (bytes)" "$trim2_backlog" "<=" 30000
-	tap_cmp "trim: and counted the excess as overflow drops" \
+	tap_strict tap_cmp "trim: bytelimit 30000 cut the backlog at once (bytes)" "$trim2_backlog" "<=" 30000
+	tap_strict tap_cmp "trim: and counted the excess as overflow drops" \
 		"$((trim2_overflow_drops - trim1_overflow_drops))" ">=" $((trim1_qlen / 2))
-	tap_cmp "trim: limit 10 cut the queue at once" "$trim4_qlen" "<=" 10
-	tap_cmp "trim: drops = early_drops + overflow_drops" "$trim5_drops" "==" \
+	tap_strict tap_cmp "trim: limit 10 cut the queue at once" "$trim4_qlen" "<=" 10
+	tap_strict tap_cmp "trim: drops = early_drops + overflow_drops" "$trim5_drops" "==" \
 		$((trim5_early_drops + trim5_overflow_drops))
 	tap_cmp "trim: p_m = increments x delta1 - decrements x delta2 (error, steps)" \
 		"$pm_err_trim5" "<=" 0.05

@@ -31,8 +31,18 @@ RCV_IP6=2001:db8:2::2
 BOTTLENECK_DEV=rtr1
 
 # --- TAP ------------------------------------------------------------------
+# KSFT_MACHINE_SLOW=yes, as in the kernel's own net selftests: the machine
+# is slower than the one the bounds were set on. Here that is the debug
+# kernel of make check-debug, where KASAN and lockdep make every packet
+# several times dearer; guest.sh sets it there for the selftests that
+# measure (those not marked beside-tdc). A check of such a selftest that
+# misses its bound is then reported as expected to fail (a TAP TODO, which
+# does not fail the run); make check holds the same bound on the test
+# kernel. What must hold at any speed (qlen and backlog accounting,
+# counters that must agree) goes through tap_strict.
 _tap_n=0
 _tap_failed=0
+_tap_strict=0
 
 tap_plan() {
 	echo "1..$1"
@@ -44,10 +54,20 @@ tap_result() {
 	_tap_n=$((_tap_n + 1))
 	if [ "$ok" -eq 0 ]; then
 		echo "ok $_tap_n $*"
+	elif [ "${KSFT_MACHINE_SLOW:-no}" = yes ] && [ "$_tap_strict" -eq 0 ]; then
+		echo "not ok $_tap_n $* # TODO bound missed on a slow machine (KSFT_MACHINE_SLOW)"
 	else
 		echo "not ok $_tap_n $*"
 		_tap_failed=$((_tap_failed + 1))
 	fi
+}
+
+# tap_strict TAP_FUNCTION ARGS...: one check that holds at any speed, so
+# that it fails on a slow machine too
+tap_strict() {
+	_tap_strict=1
+	"$@"
+	_tap_strict=0
 }
 
 # tap_cmd DESC CMD...: passes when CMD exits 0

@@ -182,7 +182,7 @@ fi
 # run_tests KIND NAME...: selftests/net/NAME.sh (KIND net) or
 # selftests/reliability/NAME.sh (KIND rel), one after the other
 run_tests() {
-	local kind=$1 dir name t0 rc limit
+	local kind=$1 dir name t0 rc limit slow
 	shift
 	dir=net
 	# a hung test's limit: the reliability suite's parts run 5 qdiscs
@@ -195,9 +195,18 @@ run_tests() {
 	for name in "$@"; do
 		t0=$(date +%s)
 		rc=0
-		timeout "$limit" bash "$top/selftests/$dir/$name.sh" \
+		# the debug kernel is a slow machine for a selftest that
+		# measures: its missed bounds are expected failures (lib.sh)
+		slow=no
+		if [ "$debug" -eq 1 ] && [ "$kind" = net ] &&
+			! grep -qx '# aqm-selftest: beside-tdc' "$top/selftests/net/$name.sh"; then
+			slow=yes
+		fi
+		KSFT_MACHINE_SLOW=$slow timeout "$limit" bash "$top/selftests/$dir/$name.sh" \
 			>"$out/$kind-$name.tap" 2>"$out/$kind-$name.err" || rc=$?
-		if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$out/$kind-$name.tap"; then
+		# a failing status needs a failing result (not an expected one)
+		if [ "$rc" -ne 0 ] && ! awk '/^not ok/ && !/# TODO/ { f = 1 } END { exit !f }' \
+			"$out/$kind-$name.tap"; then
 			echo "not ok 999 $name exited with status $rc" >>"$out/$kind-$name.tap"
 		fi
 		echo "$kind: $name ($(since "$t0"))"

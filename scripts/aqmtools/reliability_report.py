@@ -1,12 +1,13 @@
 """docs/reliability.md from a make check-debug run's results.
 
-Reads the TAP files of the results directory (build/results-debug): the
+Reads the TAP files of the results directories (build/results-debug, one
+per boot when the run was split into boots, in the order they ran): the
 reliability suite (rel-*.tap), the kmemleak scans (kmemleak.tap), the
 kernel log (kernel-log.tap), and the totals of every other stage; writes
 Markdown on stdout: what was tried, what held, with the counts that each
 result line carries.
 
-Usage: reliability_report.py RESULTS [KERNEL]
+Usage: reliability_report.py [--kernel TEXT] RESULTS...
 """
 
 from __future__ import annotations
@@ -62,7 +63,17 @@ def totals(path: Path) -> tuple[int, int, int, int]:
     return ok, bad, todo, skip
 
 
-def report(res: Path, kernel: str) -> str:
+BOOT_FILES = ("boot.tap", "kmemleak.tap", "kernel-log.tap")
+
+
+def report(dirs: list[Path], kernel: str) -> str:
+    """The report of one run, which may span boots: DIRS in the order they
+    ran, a later boot's result file of a stage standing for an earlier's."""
+    stages: dict[str, Path] = {}
+    for d in dirs:
+        for f in sorted(d.glob("*.tap")) + sorted(d.glob("*.ktap")):
+            if f.name not in BOOT_FILES:
+                stages[f.name] = f
     lines = [
         "# Reliability: what was tried and what held",
         "",
@@ -74,18 +85,23 @@ def report(res: Path, kernel: str) -> str:
         "a kmemleak scan; the kernel log must be free of splats at the end.",
         "",
     ]
-    for tap in sorted(res.glob("rel-*.tap")):
-        name = tap.stem.removeprefix("rel-")
-        lines += [f"## {TITLES.get(name, name)}", "", "| result | what |", "|---|---|"]
-        lines += [f"| {s} | {d} |" for s, d in results(tap)]
+    for name in sorted(n for n in stages if n.startswith("rel-")):
+        title = name.removeprefix("rel-").removesuffix(".tap")
+        lines += [f"## {TITLES.get(title, title)}", "", "| result | what |", "|---|---|"]
+        lines += [f"| {s} | {d} |" for s, d in results(stages[name])]
         lines.append("")
-    lines += ["## The kernel's detectors", "", "| result | what |", "|---|---|"]
-    for name in ("kmemleak.tap", "kernel-log.tap"):
-        p = res / name
-        if p.exists():
-            lines += [f"| {s} | {d} |" for s, d in results(p)]
+    lines += ["## The kernel's detectors", ""]
+    for i, d in enumerate(dirs, 1):
+        if len(dirs) > 1:
+            ran = sorted(f.stem for f in d.glob("*.tap") if f.name not in BOOT_FILES)
+            lines += [f"Boot {i} of {len(dirs)} ({d.name}): {', '.join(ran)}", ""]
+        lines += ["| result | what |", "|---|---|"]
+        for name in BOOT_FILES:
+            p = d / name
+            if p.exists():
+                lines += [f"| {s} | {r} |" for s, r in results(p)]
+        lines.append("")
     lines += [
-        "",
         "## The rest of the run: host steps, then KUnit, the selftests and tdc in the VM",
         "",
         "A selftest that measures rates and delays runs as on a slow machine",
@@ -93,22 +109,25 @@ def report(res: Path, kernel: str) -> str:
         "expected failure; `make check` holds those bounds on the test kernel.",
         "",
         "| stage | held | failed | expected failures | skipped |",
+        "|---|---:|---:|---:|---:|",
     ]
-    lines.append("|---|---:|---:|---:|---:|")
-    for tap in sorted(res.glob("*.tap")) + sorted(res.glob("kunit-*.ktap")):
-        if tap.name.startswith("rel-") or tap.name in ("kmemleak.tap", "kernel-log.tap"):
+    for name in sorted(stages, key=lambda n: (n.endswith(".ktap"), n)):
+        if name.startswith("rel-"):
             continue
-        ok, bad, todo, skip = totals(tap)
-        lines.append(f"| {tap.stem} | {ok} | {bad} | {todo} | {skip} |")
+        ok, bad, todo, skip = totals(stages[name])
+        lines.append(f"| {stages[name].stem} | {ok} | {bad} | {todo} | {skip} |")
     return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) not in (2, 3):
+    args = argv[1:]
+    kernel = "the debug test kernel"
+    if len(args) >= 2 and args[0] == "--kernel":
+        kernel, args = args[1], args[2:]
+    if not args or not all(Path(a).is_dir() for a in args):
         print(__doc__, file=sys.stderr)
         return 1
-    kernel = argv[2] if len(argv) == 3 else "the debug test kernel"
-    sys.stdout.write(report(Path(argv[1]), kernel))
+    sys.stdout.write(report([Path(a) for a in args], kernel))
     return 0
 
 

@@ -21,7 +21,7 @@ def test_report_lists_every_result(tmp_path: Path) -> None:
         "KTAP version 1\n1..1\n    1..3\n    ok 1 x\n    not ok 2 y\n    ok 3 z # SKIP\n"
         "# Totals: pass:1 fail:1 skip:1 total:3\nnot ok 1 aqm_pi\n"
     )
-    out = reliability_report.report(tmp_path, "6.12-debug")
+    out = reliability_report.report([tmp_path], "6.12-debug")
     assert "| held | pi (root): 10000 requests; 0 violations |" in out
     assert "| FAILED | dcn (root): 10000 requests; 3 violations |" in out
     assert "| skipped |" in out
@@ -32,3 +32,23 @@ def test_report_lists_every_result(tmp_path: Path) -> None:
     # a KUnit suite counts its cases, not its one top-level line
     assert "| kunit-aqm_pi | 1 | 1 | 0 | 1 |" in out
     assert "Netlink fuzzing" in out and "6.12-debug" in out
+
+
+def test_a_run_split_into_boots(tmp_path: Path) -> None:
+    one, two = tmp_path / "boot1", tmp_path / "boot2"
+    one.mkdir()
+    two.mkdir()
+    (one / "rel-soak.tap").write_text("1..0 # SKIP in a boot of its own\n")
+    (one / "net-pi.tap").write_text("1..1\nnot ok 1 old\n")
+    (one / "kernel-log.tap").write_text("1..1\nok 1 kernel log clean\n")
+    (two / "rel-soak.tap").write_text("1..1\nok 1 pi: 600 s, slab +12 kB\n")
+    (two / "net-pi.tap").write_text("1..1\nok 1 new\n")
+    (two / "kernel-log.tap").write_text("1..1\nnot ok 1 kernel log has warnings\n")
+    out = reliability_report.report([one, two], "k")
+    # the later boot's results of a stage stand; each boot's log is listed
+    assert "| held | pi: 600 s, slab +12 kB |" in out
+    assert "| net-pi | 1 | 0 | 0 | 0 |" in out
+    assert "Boot 1 of 2 (boot1)" in out and "Boot 2 of 2 (boot2)" in out
+    assert "| FAILED | kernel log has warnings |" in out
+    assert reliability_report.main(["r", "--kernel", "k", str(one), str(two)]) == 0
+    assert reliability_report.main(["r", str(tmp_path / "none")]) == 1

@@ -14,7 +14,8 @@
 #   --debug (make check-debug): the VM boots the debug variant of the test
 #   kernel (KASAN, lockdep, kmemleak, UBSAN, fault injection), every
 #   stage runs alone with a kmemleak scan after it, and the reliability
-#   suite (selftests/reliability) runs too; results in build/results-debug.
+#   suite (selftests/reliability) runs too; results in build/results-debug,
+#   or build/results-debug-PART for named stages (rel:soak: -rel-soak).
 # Exit status: 0 only when every result passed.
 set -euo pipefail
 # shellcheck source=scripts/lib/common.sh
@@ -44,6 +45,14 @@ logs="$AQM_TOP/build/logs${AQM_KVARIANT:+-$AQM_KVARIANT}"
 vm_timeout=2400
 vm_console=()
 if [ "${AQM_KVARIANT:-}" = debug ]; then
+	# a part of the run (named stages) keeps its results beside the
+	# others': a run split into boots is reported from all of them
+	# (scripts/aqmtools/reliability_report.py)
+	if [ ${#stages[@]} -gt 0 ]; then
+		part=$(echo "${stages[*]}" | tr ' :' '_-')
+		results="$results-$part"
+		logs="$logs-$part"
+	fi
 	[ ${#stages[@]} -gt 0 ] || stages=(kunit net tdc rel)
 	vm_timeout=14400
 	# the kernel's console in vm.log: a splat that stops the VM is kept
@@ -140,7 +149,7 @@ run_vm() {
 	done
 	grep -E '^(guest|kunit|net|tdc|rel):' "$logs/vm.log" || true
 	if [ "$rc" -ne 0 ] || ! grep -q '^guest: done' "$logs/vm.log"; then
-		printf '1..1\nnot ok 1 VM run (status %s, log build/logs/vm.log)\n' "$rc" >"$results/vm.tap"
+		printf '1..1\nnot ok 1 VM run (status %s, log %s)\n' "$rc" "${logs#"$AQM_TOP/"}/vm.log" >"$results/vm.tap"
 		tail -n 30 "$logs/vm.log" >&2
 	fi
 	aqm_log "VM stages: $(($(date +%s) - t0)) s"

@@ -134,14 +134,20 @@ pytest_tap() {
 
 # run_vm: boot the test VM and run the guest's stages
 run_vm() {
-	local t0 rc boot
+	local t0 rc boot v genv=""
 	t0=$(date +%s)
+	# the guest does not inherit this environment: the knobs of the
+	# selftests and the reliability suite go in by name when set
+	for v in AQM_FUZZ_N AQM_FUZZ_SEED AQM_SOAK_SECS AQM_HOSTILE_N AQM_HOSTILE_FLOWS \
+		AQM_TEST_TIMEOUT; do
+		[ -z "${!v:-}" ] || genv+="$v=$(printf %q "${!v}") "
+	done
 	# a boot whose own log has a report (guest.sh: boot-splat) is booted
 	# again, twice at most
 	for boot in 1 2 3; do
 		rc=0
 		"$AQM_TOP/scripts/vm/run.sh" "${vm_console[@]}" --timeout "$vm_timeout" --rwdir "$results" -- \
-			"AQM_CACHE='$AQM_CACHE' AQM_KDIR='$vmkdir' bash '$AQM_TOP/selftests/vm/guest.sh' '$results' ${stages[*]}" \
+			"${genv}AQM_CACHE='$AQM_CACHE' AQM_KDIR='$vmkdir' bash '$AQM_TOP/selftests/vm/guest.sh' '$results' ${stages[*]}" \
 			>"$logs/vm.log" 2>&1 || rc=$?
 		grep -q '^guest: boot-splat' "$logs/vm.log" || break
 		cp "$logs/vm.log" "$logs/vm-boot$boot.log"

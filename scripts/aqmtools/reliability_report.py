@@ -16,6 +16,8 @@ import re
 import sys
 from pathlib import Path
 
+from aqmtools import tap
+
 TITLES = {
     "nlfuzz": "Netlink fuzzing (scripts/aqmtools/nlfuzz.py)",
     "failslab": "Allocation failure, every point in turn (scripts/aqmtools/failnth.py)",
@@ -45,22 +47,11 @@ def results(path: Path) -> list[tuple[str, str]]:
     return out
 
 
-KTAP_TOTALS = re.compile(r"^# Totals: pass:(\d+) fail:(\d+) skip:(\d+)", re.M)
-
-
 def totals(path: Path) -> tuple[int, int, int, int]:
-    """(held, failed, expected failures, skipped): a KUnit suite's cases,
-    any other file's results."""
-    m = KTAP_TOTALS.search(path.read_text(errors="replace"))
-    if path.suffix == ".ktap" and m:
-        return int(m[1]), int(m[2]), 0, int(m[3])
-    ok = bad = todo = skip = 0
-    for status, _ in results(path):
-        ok += status == "held"
-        bad += status == "FAILED"
-        todo += status == "expected failure"
-        skip += status == "skipped"
-    return ok, bad, todo, skip
+    """(held, failed, expected failures, skipped) of a file's leaf results:
+    a KUnit suite's cases, any other file's results (aqmtools.tap)."""
+    s = tap.parse(path.read_text(errors="replace"), path.stem)
+    return s.passed - len(s.expected), s.failed, len(s.expected), s.skipped
 
 
 BOOT_FILES = ("boot.tap", "kmemleak.tap", "kernel-log.tap")

@@ -21,7 +21,7 @@ ns="aqm-failnth-$$"
 tap_plan $((3 * ${#KINDS[@]}))
 if [ ! -e /proc/thread-self/fail-nth ]; then
 	for ((i = 1; i <= 3 * ${#KINDS[@]}; i++)); do
-		echo "ok $i # SKIP the kernel has no fault injection (make check-debug)"
+		tap_skip "the kernel has no fault injection (make check-debug)"
 	done
 	exit 0
 fi

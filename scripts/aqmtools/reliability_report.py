@@ -12,7 +12,6 @@ Usage: reliability_report.py [--kernel TEXT] RESULTS...
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
@@ -25,24 +24,19 @@ TITLES = {
     "hostile": "Hostile traffic (scripts/aqmtools/hostile.py)",
     "soak": "Soak: mixed traffic and changes",
 }
-RESULT = re.compile(r"^(not ok|ok)\s+\d+\s*(.*)$")
 
 
 def results(path: Path) -> list[tuple[str, str]]:
     """(status, description) of each top-level TAP result line."""
     out = []
-    for line in path.read_text(errors="replace").splitlines():
-        m = RESULT.match(line)
-        if not m:
-            continue
-        desc = m[2]
-        status = "held" if m[1] == "ok" else "FAILED"
-        if "# SKIP" in desc:
-            status, desc = "skipped", desc.split("# SKIP", 1)[0].strip() or desc
-        elif "# TODO" in desc:
+    for r in tap.results(path.read_text(errors="replace")):
+        if r.skipped:
+            status, desc = "skipped", r.desc or r.directive
+        elif r.todo:
             # an expected failure: a bound missed on a slow machine
-            desc = desc.split("# TODO", 1)[0].strip() or desc
-            status = "held" if m[1] == "ok" else "expected failure"
+            status, desc = ("held" if r.ok else "expected failure"), r.desc
+        else:
+            status, desc = ("held" if r.ok else "FAILED"), r.desc
         out.append((status, desc.replace("|", "\\|")))
     return out
 

@@ -57,6 +57,36 @@ class _Level:
     had_children: bool = False
 
 
+@dataclass(frozen=True)
+class Result:
+    """One result line: ok or not, its description and its directive
+    (``SKIP ...``, ``TODO ...`` or empty)."""
+
+    ok: bool
+    desc: str
+    directive: str
+
+    @property
+    def skipped(self) -> bool:
+        return self.directive.upper().startswith("SKIP")
+
+    @property
+    def todo(self) -> bool:
+        return self.directive.upper().startswith("TODO")
+
+
+def results(text: str) -> list[Result]:
+    """The top-level result lines of one TAP stream, in order (the nested
+    results of KTAP subtests are counted by parse, not listed here)."""
+    out = []
+    for line in text.splitlines():
+        m = _RESULT.match(line.rstrip())
+        if m and not m.group("indent"):
+            directive = (m.group("dir") or "").strip()
+            out.append(Result(m.group("not") is None, m.group("desc").strip(" -"), directive))
+    return out
+
+
 def _indent_width(s: str) -> int:
     return len(s.expandtabs(4))
 

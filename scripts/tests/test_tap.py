@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from aqmtools.tap import main, parse, summarise
+from aqmtools.tap import Result, main, parse, results, summarise
 
 KUNIT_OK = """\
     KTAP version 1
@@ -106,3 +106,17 @@ def test_summarise_dir_and_main(tmp_path: Path, capsys: object) -> None:
 
 def test_empty_dir_fails(tmp_path: Path) -> None:
     assert main(["tap", str(tmp_path)]) == 1
+
+
+def test_results_lists_the_top_level_lines() -> None:
+    text = (
+        "1..3\nok 1 - a b\n    ok 1 nested\n"
+        "not ok 2 rate # TODO slow machine\nok 3 # SKIP no pktgen\n"
+    )
+    assert results(text) == [
+        Result(True, "a b", ""),
+        Result(False, "rate", "TODO slow machine"),
+        Result(True, "", "SKIP no pktgen"),
+    ]
+    assert [r.todo for r in results(text)] == [False, True, False]
+    assert [r.skipped for r in results(text)] == [False, False, True]

@@ -179,6 +179,11 @@ if has_stage kunit; then
 fi
 
 # --- netns selftests and the reliability suite: each script prints TAP ----
+# marked NAME MARK: selftests/net/NAME.sh has the line "# aqm-selftest: MARK"
+marked() {
+	grep -qx "# aqm-selftest: $2" "$top/selftests/net/$1.sh"
+}
+
 # run_tests KIND NAME...: selftests/net/NAME.sh (KIND net) or
 # selftests/reliability/NAME.sh (KIND rel), one after the other
 run_tests() {
@@ -198,8 +203,7 @@ run_tests() {
 		# the debug kernel is a slow machine for a selftest that
 		# measures: its missed bounds are expected failures (lib.sh)
 		slow=no
-		if [ "$debug" -eq 1 ] && [ "$kind" = net ] &&
-			! grep -qx '# aqm-selftest: beside-tdc' "$top/selftests/net/$name.sh"; then
+		if [ "$debug" -eq 1 ] && [ "$kind" = net ] && ! marked "$name" beside-tdc; then
 			slow=yes
 		fi
 		KSFT_MACHINE_SLOW=$slow timeout "$limit" bash "$top/selftests/$dir/$name.sh" \
@@ -227,10 +231,10 @@ for t in "$top"/selftests/net/*.sh; do
 	if [ "$name" = lib ] || ! net_selected "$name"; then
 		continue
 	fi
-	if grep -qx '# aqm-selftest: long' "$t" && ! has_stage "net:$name"; then
+	if marked "$name" long && ! has_stage "net:$name"; then
 		continue
 	fi
-	if grep -qx '# aqm-selftest: beside-tdc' "$t"; then
+	if marked "$name" beside-tdc; then
 		beside+=("$name")
 	else
 		alone+=("$name")

@@ -3,7 +3,8 @@
 Reads the TAP files of the results directories (build/results-debug, one
 per boot when the run was split into boots, in the order they ran): the
 reliability suite (rel-*.tap), the kmemleak scans (kmemleak.tap), the
-kernel log (kernel-log.tap), and the totals of every other stage; writes
+kernel log (kernel-log.tap), and the totals of every other stage, and a
+folder's run.txt (the tree, date and time of that boot), if any; writes
 Markdown on stdout: what was tried, what held, with the counts that each
 result line carries.
 
@@ -49,6 +50,8 @@ def totals(path: Path) -> tuple[int, int, int, int]:
 
 
 BOOT_FILES = ("boot.tap", "kmemleak.tap", "kernel-log.tap")
+# a results folder's own note of the tree, date and time of its boot
+RUN_FILE = "run.txt"
 
 
 def report(dirs: list[Path], kernel: str) -> str:
@@ -77,9 +80,12 @@ def report(dirs: list[Path], kernel: str) -> str:
         lines.append("")
     lines += ["## The kernel's detectors", ""]
     for i, d in enumerate(dirs, 1):
-        if len(dirs) > 1:
+        # what the boot ran on (tree, date, time), when its folder says
+        about = (d / RUN_FILE).read_text().strip() if (d / RUN_FILE).exists() else ""
+        if len(dirs) > 1 or about:
             ran = sorted(f.stem for f in d.glob("*.tap") if f.name not in BOOT_FILES)
-            lines += [f"Boot {i} of {len(dirs)} ({d.name}): {', '.join(ran)}", ""]
+            head = f"Boot {i} of {len(dirs)} ({d.name}): {', '.join(ran)}"
+            lines += [f"{head}. {about}" if about else head, ""]
         lines += ["| result | what |", "|---|---|"]
         for name in BOOT_FILES:
             p = d / name

@@ -44,11 +44,13 @@ def test_a_run_split_into_boots(tmp_path: Path) -> None:
     (two / "rel-soak.tap").write_text("1..1\nok 1 pi: 600 s, slab +12 kB\n")
     (two / "net-pi.tap").write_text("1..1\nok 1 new\n")
     (two / "kernel-log.tap").write_text("1..1\nnot ok 1 kernel log has warnings\n")
+    (two / "run.txt").write_text("Tree abc1234, 2026-11-25, 3,300 s.\n")
     out = reliability_report.report([one, two], "k")
     # the later boot's results of a stage stand; each boot's log is listed
     assert "| held | pi: 600 s, slab +12 kB |" in out
     assert "| net-pi | 1 | 0 | 0 | 0 |" in out
-    assert "Boot 1 of 2 (boot1)" in out and "Boot 2 of 2 (boot2)" in out
+    assert "Boot 1 of 2 (boot1): net-pi, rel-soak\n" in out
+    assert "Boot 2 of 2 (boot2): net-pi, rel-soak. Tree abc1234, 2026-11-25, 3,300 s.\n" in out
     assert "| FAILED | kernel log has warnings |" in out
     assert reliability_report.main(["r", "--kernel", "k", str(one), str(two)]) == 0
     assert reliability_report.main(["r", str(tmp_path / "none")]) == 1

@@ -50,6 +50,21 @@ def totals(path: Path) -> tuple[int, int, int, int]:
 
 
 BOOT_FILES = ("boot.tap", "kmemleak.tap", "kernel-log.tap")
+# the stages of a whole make check-debug: each reliability part, and the
+# KUnit suites, the selftests and tdc by the prefix of their files
+STAGES = (*(f"rel-{t}" for t in TITLES), "kunit-", "net-", "tdc")
+STAGE_NAMES = {"kunit-": "KUnit", "net-": "the selftests", "tdc": "tdc"}
+
+
+def missing(names: set[str]) -> list[str]:
+    """The stages of a whole run that none of NAMES (file names) belongs to."""
+    return [
+        STAGE_NAMES.get(s, s)
+        for s in STAGES
+        if not any(n.startswith(s if s.endswith("-") else s + ".") for n in names)
+    ]
+
+
 # a results folder's own note of the tree, date and time of its boot
 RUN_FILE = "run.txt"
 
@@ -73,6 +88,9 @@ def report(dirs: list[Path], kernel: str) -> str:
         "a kmemleak scan; the kernel log must be free of splats at the end.",
         "",
     ]
+    absent = missing(set(stages))
+    if absent:
+        lines += [f"Not run in these boots, so not in this report: {', '.join(absent)}.", ""]
     for name in sorted(n for n in stages if n.startswith("rel-")):
         title = name.removeprefix("rel-").removesuffix(".tap")
         lines += [f"## {TITLES.get(title, title)}", "", "| result | what |", "|---|---|"]

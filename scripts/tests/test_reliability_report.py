@@ -32,6 +32,9 @@ def test_report_lists_every_result(tmp_path: Path) -> None:
     # a KUnit suite counts its cases, not its one top-level line
     assert "| kunit-aqm_pi | 1 | 1 | 0 | 1 |" in out
     assert "Netlink fuzzing" in out and "6.12-debug" in out
+    # what a whole run has and these results lack is said
+    absent = "rel-churn, rel-hostile, rel-soak, tdc"
+    assert f"Not run in these boots, so not in this report: {absent}.\n" in out
 
 
 def test_a_run_split_into_boots(tmp_path: Path) -> None:
@@ -52,5 +55,15 @@ def test_a_run_split_into_boots(tmp_path: Path) -> None:
     assert "Boot 1 of 2 (boot1): net-pi, rel-soak\n" in out
     assert "Boot 2 of 2 (boot2): net-pi, rel-soak. Tree abc1234, 2026-11-25, 3,300 s.\n" in out
     assert "| FAILED | kernel log has warnings |" in out
+    assert "Not run in these boots, so not in this report: rel-nlfuzz, rel-failslab" in out
     assert reliability_report.main(["r", "--kernel", "k", str(one), str(two)]) == 0
     assert reliability_report.main(["r", str(tmp_path / "none")]) == 1
+
+
+def test_a_whole_run_lacks_nothing() -> None:
+    names = {f"rel-{t}.tap" for t in reliability_report.TITLES}
+    names |= {"kunit-aqm_pi.ktap", "net-pi.tap", "tdc.tap"}
+    assert reliability_report.missing(names) == []
+    assert reliability_report.missing(names - {"tdc.tap"}) == ["tdc"]
+    # tdc is a file of its own, not a prefix
+    assert reliability_report.missing(names - {"tdc.tap"} | {"tdcx.tap"}) == ["tdc"]

@@ -61,18 +61,21 @@ slab_top() {
 		sort -k2,2nr | head -3 | awk '{ printf "%s%s +%d kB", s, $1, $2; s = ", " }'
 }
 
-# quiesce: wait (at most 30 s) until no TCP or UDP socket holds memory
-# (/proc/net/sockstat's mem, global) and the htb holds no packet, so that
-# the readings before and after the soak see the stack in the same state
+# quiesce: wait (at most 30 s) until the sender has no TCP or UDP socket
+# left, no closed TCP socket is still draining (orphan, /proc/net/sockstat)
+# and the htb holds no packet, so that the readings before and after the
+# soak see the stack in the same state. (sockstat's mem is no test: each
+# CPU may hold back up to net.core.mem_pcpu_rsv pages of it.)
 quiesce() {
-	local mem=0
+	local snd=0 orphans=0
 	for _ in $(seq 30); do
-		mem=$(awk '/^(TCP|UDP):/ { for (i = 2; i < NF; i++) if ($i == "mem") m += $(i + 1) }
-			   END { print m + 0 }' /proc/net/sockstat)
-		[ "$mem" -eq 0 ] && [ "$(backlog_of class show dev "$dev" classid 1:1)" -eq 0 ] && return 0
+		snd=$(ns_snd cat /proc/net/sockstat | awk '/^(TCP|UDP):/ { n += $3 } END { print n + 0 }')
+		orphans=$(awk '/^TCP:/ { print $5 }' /proc/net/sockstat)
+		[ "$snd" -eq 0 ] && [ "$orphans" -eq 0 ] &&
+			[ "$(backlog_of class show dev "$dev" classid 1:1)" -eq 0 ] && return 0
 		sleep 1
 	done
-	echo "# not quiescent after 30 s: sockets hold $mem pages"
+	echo "# not at rest after 30 s: $snd sockets in the sender, $orphans orphans"
 }
 
 for entry in "${QDISCS[@]}"; do

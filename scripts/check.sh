@@ -43,7 +43,6 @@ vmkdir=$("$AQM_TOP/scripts/kernel/vmkernel.sh" --print-kdir)
 results="$AQM_TOP/build/results${AQM_KVARIANT:+-$AQM_KVARIANT}"
 logs="$AQM_TOP/build/logs${AQM_KVARIANT:+-$AQM_KVARIANT}"
 vm_timeout=2400
-vm_console=()
 if [ "${AQM_KVARIANT:-}" = debug ]; then
 	# a part of the run (named stages) keeps its results beside the
 	# others': a run split into boots is reported from all of them
@@ -55,8 +54,6 @@ if [ "${AQM_KVARIANT:-}" = debug ]; then
 	fi
 	[ ${#stages[@]} -gt 0 ] || stages=(kunit net tdc rel)
 	vm_timeout=14400
-	# the kernel's console in vm.log: a splat that stops the VM is kept
-	vm_console=(--console)
 fi
 rm -rf "$results" "$logs"
 mkdir -p "$results" "$logs"
@@ -143,20 +140,31 @@ run_vm() {
 		[ -z "${!v:-}" ] || genv+="$v=$(printf %q "${!v}") "
 	done
 	# a boot whose own log has a report (guest.sh: boot-splat) is booted
-	# again, twice at most
+	# again, twice at most. The kernel's console (and the guest's stderr)
+	# goes to vm-console.log: a crash that stops the VM leaves its Oops
+	# there and nowhere else
 	for boot in 1 2 3; do
 		rc=0
-		"$AQM_TOP/scripts/vm/run.sh" "${vm_console[@]}" --timeout "$vm_timeout" --rwdir "$results" -- \
+		"$AQM_TOP/scripts/vm/run.sh" --console --timeout "$vm_timeout" --rwdir "$results" -- \
 			"${genv}AQM_CACHE='$AQM_CACHE' AQM_KDIR='$vmkdir' bash '$AQM_TOP/selftests/vm/guest.sh' '$results' ${stages[*]}" \
-			>"$logs/vm.log" 2>&1 || rc=$?
+			>"$logs/vm.log" 2>"$logs/vm-console.log" || rc=$?
 		grep -q '^guest: boot-splat' "$logs/vm.log" || break
 		cp "$logs/vm.log" "$logs/vm-boot$boot.log"
+		cp "$logs/vm-console.log" "$logs/vm-console-boot$boot.log"
 		aqm_log "boot $boot: the kernel's log had a report before any test ($logs/vm-boot$boot.log)"
 	done
 	grep -E '^(guest|kunit|net|tdc|rel):' "$logs/vm.log" || true
 	if [ "$rc" -ne 0 ] || ! grep -q '^guest: done' "$logs/vm.log"; then
-		printf '1..1\nnot ok 1 VM run (status %s, log %s)\n' "$rc" "${logs#"$AQM_TOP/"}/vm.log" >"$results/vm.tap"
+		printf '1..1\nnot ok 1 VM run (status %s, logs %s/vm.log, vm-console.log)\n' \
+			"$rc" "${logs#"$AQM_TOP/"}" >"$results/vm.tap"
 		tail -n 30 "$logs/vm.log" >&2
+		# a crash that stops the VM (status 255: the guest gave none)
+		# leaves its Oops on the console only: its first report, and
+		# the console's last lines
+		echo "--- the guest kernel's console (${logs#"$AQM_TOP/"}/vm-console.log):" >&2
+		awk '/^\[ *[0-9]+\.[0-9]+\] .*(BUG:|Oops|general protection|Kernel panic|WARNING:|KASAN|UBSAN)/ && !n { n = 1 }
+			n && n++ <= 40' "$logs/vm-console.log" >&2
+		tail -n 20 "$logs/vm-console.log" >&2
 	fi
 	aqm_log "VM stages: $(($(date +%s) - t0)) s"
 }

@@ -24,8 +24,6 @@ done
 # words in OUT
 dmesg -w >"$out/dmesg.txt" 2>&1 &
 
-# packet timestamps on for the whole run: no code patched under load
-"$top/scripts/vm/netstamp-hold.sh" &
 dumbbell_setup 40
 for cfg in "$@"; do
 	name=${cfg%%|*}

@@ -65,11 +65,20 @@ start=$(date +%s)
 	while IFS= read -r line; do
 		case "$line" in
 		CONFIG_*=*) want[${line%%=*}]=$line ;;
+		"# CONFIG_"*" is not set")
+			opt=${line#\# }
+			want[${opt%% *}]=$line
+			;;
 		esac
 	done < <(cat "${frags[@]}")
 	missing=0
 	for opt in "${!want[@]}"; do
-		grep -qxF -- "${want[$opt]}" .config || {
+		# an option the fragments turn off must not be set (a select
+		# may turn it back on)
+		case "${want[$opt]}" in
+		"# "*) ! grep -q -- "^$opt=" .config ;;
+		*) grep -qxF -- "${want[$opt]}" .config ;;
+		esac || {
 			aqm_log "config: ${want[$opt]} did not stick"
 			missing=1
 		}

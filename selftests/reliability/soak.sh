@@ -58,7 +58,7 @@ slab_snapshot() {
 slab_top() {
 	awk 'NR == FNR { b[$1] = $2; next }
 	     { printf "%s %d\n", $1, ($2 - b[$1]) / 1024 }' "$1" "$2" |
-		sort -k2,2nr | head -3 | awk '{ printf "%s%s +%d kB", s, $1, $2; s = ", " }'
+		sort -k2,2nr | head -3 | awk '{ printf "%s%s %+d kB", s, $1, $2; s = ", " }'
 }
 
 # quiesce: wait (at most 30 s) until the sender has no TCP or UDP socket

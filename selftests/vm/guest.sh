@@ -51,13 +51,6 @@ tap() {
 
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 
-# packet timestamps on for the whole run, so that no test's ping patches
-# the receive path under load (see scripts/vm/netstamp-hold.sh: the
-# emulated VM has crashed on that patching)
-"$top/scripts/vm/netstamp-hold.sh" &
-hold_pid=$!
-trap 'kill "$hold_pid" 2>/dev/null || true' EXIT
-
 # the debug kernel of make check-debug: lockdep, KASAN, kmemleak
 debug=0
 [ -r /proc/lockdep_stats ] && debug=1

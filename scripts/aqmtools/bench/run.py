@@ -29,6 +29,7 @@ from typing import Any
 
 from aqmtools.bench import testbed
 from aqmtools.bench.experiment import Experiment, Qdisc, load
+from aqmtools.bench.stats import leaf
 from aqmtools.bench.testbed import Cmd, Testbed
 
 WEB_PORT = 8080
@@ -223,6 +224,32 @@ class Bench:
         self.samplers = []
 
     # --- runs -------------------------------------------------------------
+    def leaf_counts(self) -> list[tuple[int, int, int]]:
+        """Packets sent, dropped and queued by the qdisc under test of each
+        bottleneck."""
+        out = []
+        for name, dev, _ in self.tb.bottlenecks():
+            q = leaf(tc_json(name, dev))
+            out.append((int(q.get("packets", 0)), int(q.get("drops", 0)), int(q.get("qlen", 0))))
+        return out
+
+    def wait_quiet(self, quiet_s: float = 1.0, limit_s: float = 15.0) -> None:
+        """Wait until no packet has reached either bottleneck for QUIET_S
+        (at most LIMIT_S). The workload's programs have ended, but their
+        closing connections may still send: a FIN retransmitted after a
+        backed-off timeout crossed the bottleneck after a fixed second of
+        silence, between the samplers' last record and tc-after.json."""
+        last = self.leaf_counts()
+        since = start = time.monotonic()
+        while time.monotonic() - since < quiet_s:
+            if time.monotonic() - start > limit_s:
+                log(f"the bottlenecks were not quiet for {quiet_s:g} s within {limit_s:g} s")
+                return
+            time.sleep(0.2)
+            now = self.leaf_counts()
+            if now != last:
+                last, since = now, time.monotonic()
+
     def snapshot(self) -> dict[str, Any]:
         snap = {way: tc_json(name, dev) for name, dev, way in self.tb.bottlenecks()}
         snap["netem_drops"] = self.netem_drops()
@@ -300,7 +327,7 @@ class Bench:
         end_wall = time.time()
         # a second of silence, so that the samplers' last record is of the
         # idle qdisc, as tc-after.json
-        time.sleep(1.0)
+        self.wait_quiet()
         self.stop_aqmstat()
         after = self.snapshot()
         meta = {

@@ -469,56 +469,6 @@ static inline void aqm_dcn_rel_sample(const struct aqm_dcn_rel *g,
 	vars->samples += n;
 }
 
-/*
- * The share bound (ours, with the time target; the paper is silent). The
- * fair share that pref stands for is never less than what the link leaves
- * each HB flow once the other traffic is served:
- *
- *   pref >= (C Tdec - other) / n
- *
- * C being the measured departure rate, other the non-HB packets enqueued
- * in the last Tdec and n the flows in HB: if each HB flow kept even that
- * much the link would be full. The controller cannot see this: it sees
- * the queue, which lags pref by a round trip plus the queue's own delay,
- * and it integrates the error the whole time. Measured in the test
- * dumbbell (4 long TCP flows, 10 Mbit/s, 40 ms; selftests/net/dcn.sh),
- * slow start filled the queue to 120-140 packets while pref came down from
- * its start, and the controller kept cutting until pref was 73-80 packets
- * per Tdec, half the flows' share of 165; the queue then sat empty and
- * the link idled while pref climbed back at the integral's pace (about
- * 9% a second, r being at least -1), 5-6 s. The same undershoot follows
- * a burst of short flows, which are not in HB and which pref cannot slow.
- * With the bound, pref falls no further than 7/8 of that share
- * (AQM_DCN_SHARE_MIN_NUM / 2^AQM_DCN_SHARE_MIN_SHIFT): it costs the link
- * at most an eighth while HB flows are held there, and it leaves a flow
- * that ignores notifications (with the floor) below its part of the
- * link, so that its queue drains.
- */
-#define AQM_DCN_SHARE_MIN_NUM	7
-#define AQM_DCN_SHARE_MIN_SHIFT	3
-
-/**
- * aqm_dcn_share_min() - the least pref the link's capacity allows
- * @cap:	packets the link carries in one Tdec at the measured rate
- * @other:	non-HB packets enqueued in the last Tdec
- * @flows:	HB flows
- *
- * Return: 7/8 (@cap - @other) / @flows as a pref (AQM_PI_ONE = 1 packet),
- * at most AQM_DCN_PREF_MAX; 0 without HB flows or when the other traffic
- * took the whole link.
- */
-static inline s64 aqm_dcn_share_min(u64 cap, u64 other, u32 flows)
-{
-	u64 room;
-
-	if (!flows || other >= cap)
-		return 0;
-	/* below 2^20 packets, so the Q32 product stays below 2^56 */
-	room = min_t(u64, cap - other, AQM_DCN_PREF_MAX >> AQM_PI_SHIFT);
-	room = (room << AQM_PI_SHIFT) * AQM_DCN_SHARE_MIN_NUM;
-	return (s64)div_u64(room >> AQM_DCN_SHARE_MIN_SHIFT, flows);
-}
-
 /**
  * aqm_dcn_over() - HB flows whose pktcount is above pref (statistics dumps)
  * @d:		DCN state, settled (aqm_dcn_settle())

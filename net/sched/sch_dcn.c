@@ -26,8 +26,8 @@
  * decay per flow on its own arrival with a bounded sweep for the flows
  * that stopped, so no packet walks HB.
  *
- * Four departures from the paper, each measured on the emulated WAN or
- * the test dumbbell (tc-dcn(8) gives the figures):
+ * Three departures from the paper, each measured on the emulated WAN
+ * (tc-dcn(8) gives the figures):
  *
  * - target: the queue target is a time, converted to packets with the
  *   queue's measured departure rate (include/net/aqm_rate.h) at every
@@ -46,11 +46,6 @@
  *   unless it is at 4 pref or more (aqm_dcn_held()): TCP slows down
  *   once per round trip, so further drops in that round trip are loss
  *   that buys nothing.
- * - share bound: with the time target pref falls no lower than 7/8 of what
- *   the measured rate leaves each HB flow after the other traffic of the
- *   last Tdec (aqm_dcn_share_min()), so that the controller, which sees
- *   the queue a round trip late, cannot hold the HB flows below what the
- *   link can carry and idle it.
  *
  * Accounting, as sch_red: every early notification (drop or CE mark)
  * counts an overlimit; an early drop returns NET_XMIT_CN, a drop at the
@@ -158,8 +153,6 @@ struct dcn_cfg {
  * @rel:	gains of the relative law, with the time target
  * @key:	per-instance flow hash key
  * @next_dec:	time of the next Tdec decay, ns
- * @other:	non-HB packets enqueued in the current Tdec period
- * @other_last:	the same in the last complete one (aqm_dcn_share_min())
  * @ecn_ceil:	cfg.ecn_ceil as a fraction of AQM_PI_ONE
  * @stats:	counters exported in tc_dcn_xstats
  */
@@ -172,8 +165,6 @@ struct dcn_sched_data {
 	struct aqm_dcn_rel rel;
 	siphash_key_t key;
 	u64 next_dec;
-	u64 other;
-	u64 other_last;
 	u64 ecn_ceil;
 	struct tc_dcn_xstats stats;
 };
@@ -208,18 +199,6 @@ static u32 dcn_qref(const struct dcn_sched_data *q, u32 limit)
 	return clamp_t(u64, pkts, min_t(u32, DCN_QREF_MIN, hi), hi);
 }
 
-/*
- * The least pref with the time target: 7/8 of what the measured rate
- * leaves each HB flow in a Tdec after the non-HB packets of the last one
- * (aqm_dcn_share_min()); 0 before the rate is measured or with HB empty.
- */
-static s64 dcn_share_min(const struct dcn_sched_data *q)
-{
-	u64 cap = aqm_rate_packets(&q->rate, (u64)q->cfg.tdec_us * NSEC_PER_USEC);
-
-	return aqm_dcn_share_min(cap, q->other_last, q->dcn.hb.count);
-}
-
 /* Controller samples and Tdec decays due now; before the queue changes. */
 static void dcn_advance(struct Qdisc *sch, struct dcn_sched_data *q, u64 now)
 {
@@ -231,7 +210,6 @@ static void dcn_advance(struct Qdisc *sch, struct dcn_sched_data *q, u64 now)
 
 			aqm_dcn_rel_sample(&q->rel, &q->vars, q->params.x_max,
 					   sch->q.qlen, q->params.qref, n);
-			q->vars.x = max(q->vars.x, dcn_share_min(q));
 		} else {
 			aqm_pi_catch_up(&q->params, &q->vars, sch->q.qlen, now);
 		}
@@ -241,9 +219,6 @@ static void dcn_advance(struct Qdisc *sch, struct dcn_sched_data *q, u64 now)
 		u64 n = div64_u64(now - q->next_dec, tdec) + 1;
 
 		q->next_dec += n * tdec;
-		/* a period with no packet at all took none of the link */
-		q->other_last = n == 1 ? q->other : 0;
-		q->other = 0;
 		aqm_dcn_tick(&q->dcn, q->vars.x, n);
 	}
 }
@@ -304,8 +279,6 @@ static int dcn_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	}
 	if (e)
 		aqm_dcn_forwarded(&q->dcn, e);
-	else
-		q->other++;
 	aqm_rate_enqueue(skb, now);
 	return qdisc_enqueue_tail(skb, sch);
 }
@@ -592,8 +565,6 @@ static void dcn_reset(struct Qdisc *sch)
 	aqm_pi_vars_init(&q->vars, &q->params, dcn_pref_init(q), now);
 	q->next_dec = now + (u64)q->cfg.tdec_us * NSEC_PER_USEC;
 	q->rate = (struct aqm_rate) {};
-	q->other = 0;
-	q->other_last = 0;
 }
 
 static int dcn_dump(struct Qdisc *sch, struct sk_buff *skb)

@@ -4,9 +4,8 @@
  * classification of Figure 3 of "Taming the elephants", the early
  * notification probability 1 - pref/pktcount of section 3.2, the Tdec
  * decay (lazy, per flow on its arrival, with a bounded sweep), the
- * anti-windup cap, the share bound, the floor (what pktcount counts) and
- * the departure rate that converts a time target to packets
- * (include/net/aqm_rate.h).
+ * anti-windup cap, the floor (what pktcount counts) and the departure rate
+ * that converts a time target to packets (include/net/aqm_rate.h).
  */
 #include <kunit/test.h>
 #include <linux/module.h>
@@ -382,27 +381,6 @@ static void aqm_dcn_pref_cap_test(struct kunit *test)
 	dcn_teardown(&d);
 }
 
-/*
- * The share bound: 7/8 of what the link leaves each HB flow in a Tdec
- * after the other traffic; nothing without HB flows or room.
- */
-static void aqm_dcn_share_min_test(struct kunit *test)
-{
-	/* 10 Mbit/s of 1514-byte frames for 800 ms: 660 packets, 4 flows */
-	KUNIT_EXPECT_EQ(test, aqm_dcn_share_min(660, 0, 4), PKT(660 * 7) / 32);
-	/* 260 of them taken by short flows, 2 HB flows: 7/8 of 200 */
-	KUNIT_EXPECT_EQ(test, aqm_dcn_share_min(660, 260, 2), PKT(175));
-	KUNIT_EXPECT_EQ(test, aqm_dcn_share_min(660, 0, 0), 0LL);
-	KUNIT_EXPECT_EQ(test, aqm_dcn_share_min(660, 660, 1), 0LL);
-	KUNIT_EXPECT_EQ(test, aqm_dcn_share_min(660, 661, 1), 0LL);
-	KUNIT_EXPECT_EQ(test, aqm_dcn_share_min(0, 0, 3), 0LL);
-	/* no overflow: a huge capacity is held at AQM_DCN_PREF_MAX */
-	KUNIT_EXPECT_EQ(test, aqm_dcn_share_min(U64_MAX, 0, 1),
-			AQM_DCN_PREF_MAX / 8 * 7);
-	KUNIT_EXPECT_EQ(test, aqm_dcn_share_min(U64_MAX, 0, U32_MAX),
-			AQM_DCN_PREF_MAX / 8 * 7 / U32_MAX);
-}
-
 /* What a forwarded packet adds: AQM_PI_ONE / floor; 0 counts arrivals. */
 static void aqm_dcn_fwd_inc_test(struct kunit *test)
 {
@@ -729,7 +707,6 @@ static struct kunit_case aqm_dcn_cases[] = {
 	KUNIT_CASE(aqm_dcn_cost_64),
 	KUNIT_CASE(aqm_dcn_cost_131072),
 	KUNIT_CASE(aqm_dcn_pref_cap_test),
-	KUNIT_CASE(aqm_dcn_share_min_test),
 	KUNIT_CASE(aqm_dcn_fwd_inc_test),
 	KUNIT_CASE(aqm_dcn_floor_test),
 	KUNIT_CASE(aqm_dcn_holdoff_test),

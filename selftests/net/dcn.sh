@@ -115,7 +115,7 @@ echo "# t=${SECONDS}s pace done" >&2
 # controller, which sees the queue a round trip and the queue's delay late,
 # cuts pref to half the flows' share; the link then idles while pref climbs
 # back at the integral's pace. Measured in the TCG VM (3 runs): the mean
-# queue was 3.4-5.2 packets from 6 s to 16 s (make check saw 1.0 once), and
+# queue was 3.4-5.2 packets from 6 s to 16 s (CI saw 1.0 once), and
 # 7.8-8.3 from 12 s to 28 s.
 dumbbell_qdisc dcn
 iperf_run 28 4 >/dev/null &

@@ -325,7 +325,7 @@ class Bench:
         flent_codes = [self.run_flent(t, q, d, rundir) for t in self.exp.flent_tests]
         codes = self.wait_all(d + 30) + flent_codes
         end_wall = time.time()
-        # a second of silence, so that the samplers' last record is of the
+        # quiet for a second, so that the samplers' last record is of the
         # idle qdisc, as tc-after.json
         self.wait_quiet()
         self.stop_aqmstat()

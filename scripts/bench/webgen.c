@@ -30,7 +30,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: webgen server [-p PORT]\n"
 		"       webgen client -s HOST[:PORT][,HOST[:PORT]...] -u USERS -d SECONDS\n"
-		"                     [-w WARMUP] [--seed S] [-o LOG] [-r RATE_SCALE]\n"
+		"                     [-w WARMUP] [-g DRAIN] [--seed S] [-o LOG] [-r RATE_SCALE]\n"
 		"       webgen sample -n N [--seed S] [--what sizes|think|page|req]\n");
 }
 

@@ -13,9 +13,21 @@
  * One thread: epoll over the sockets and a signalfd, and a binary heap of
  * the thinking users ordered by wake-up time that sets epoll's timeout.
  * A connection whose last response asked the server to close is handed
- * over to a "draining" state: the user goes on at once, and the socket is
- * closed when the server's FIN arrives, so the TIME_WAIT state stays on
- * the server's side and the clients do not run out of ports.
+ * over to a "closing" state: the user goes on at once, and the socket is
+ * closed when the server's FIN arrives (or after FIN_WAIT_US), so the
+ * TIME_WAIT state stays on the server's side and the clients do not run
+ * out of ports.
+ *
+ * The end of the run: at -d SECONDS no new exchange starts (a user whose
+ * page is not over drops the rest of it). The exchanges under way then get
+ * a drain phase of at most -g DRAIN seconds (default 2, 0 allowed) to
+ * finish; the run ends when the last of them has finished or the drain
+ * time is over, whichever comes first. The drain is bounded so that a run
+ * lasts at most SECONDS + DRAIN whatever the network does (the harness
+ * schedules its runs on that), and is a parameter because what it should
+ * be depends on the link: 0 ends a run at once, where a slow link needs
+ * time for its large responses. A signal (SIGINT, SIGTERM) ends the run as
+ * -d does, drain included.
  *
  * The log has one CSV line per exchange (see LOG_HEADER). Times are
  * microseconds of CLOCK_MONOTONIC since the client started: start is when
@@ -43,7 +55,8 @@
 
 #define LOG_HEADER \
 	"user,conn,server,start_us,first_byte_us,end_us,req_bytes,resp_bytes,persistent,status,req_size\n"
-#define GRACE_US	2000000LL	/* in-flight exchanges after the end */
+#define FIN_WAIT_US	2000000LL	/* for the server's FIN, see C_CLOSING */
+#define DRAIN_MAX_S	86400.0		/* -g: a day; keeps the us in int64 */
 #define READ_TURN	(1U << 20)	/* bytes per connection per event */
 #define MAX_USERS	1000000ULL
 #define HDR_MAX		1024
@@ -54,7 +67,7 @@ struct server_addr {
 	socklen_t salen;
 };
 
-enum conn_state { C_CONNECTING, C_SENDING, C_HEADER, C_BODY, C_DRAIN };
+enum conn_state { C_CONNECTING, C_SENDING, C_HEADER, C_BODY, C_CLOSING };
 
 struct user;
 
@@ -62,9 +75,9 @@ struct conn {
 	int fd;
 	enum conn_state state;
 	uint64_t id;
-	struct user *u;		/* NULL while draining */
+	struct user *u;		/* NULL while closing */
 	struct conn *prev, *next;	/* all open connections */
-	int64_t drain_until;
+	int64_t closing_until;
 	char req[WG_REQ_MAX_BYTES + 1];
 	size_t req_len, req_off;
 	char hdr[HDR_MAX];
@@ -100,6 +113,7 @@ struct client {
 	FILE *log;
 	int ep, sfd;
 	int64_t t0, end_us, warmup_us;
+	int64_t drain_us;	/* -g: the longest drain after end_us */
 	double think_scale;
 	bool stopping;
 	uint64_t next_conn_id;
@@ -283,10 +297,10 @@ static void end_exchange(struct client *c, struct user *u, bool ok, int64_t now)
 			conn_free(c, k);
 		u->conn = NULL;
 	} else if (last) {
-		/* Wait for the server's close, at most the grace time. */
+		/* Wait for the server's close, at most FIN_WAIT_US. */
 		k->u = NULL;
-		k->state = C_DRAIN;
-		k->drain_until = now + GRACE_US;
+		k->state = C_CLOSING;
+		k->closing_until = now + FIN_WAIT_US;
 		u->conn = NULL;
 	}
 	if (ok && ++u->obj < u->nobj)
@@ -458,7 +472,7 @@ static void on_readable(struct client *c, struct conn *k, int64_t now)
 
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			return;
-		if (k->state == C_DRAIN) {
+		if (k->state == C_CLOSING) {
 			if (n <= 0) {	/* the server closed: done */
 				conn_free(c, k);
 				return;
@@ -521,14 +535,14 @@ static int timeout_ms(int64_t now, int64_t until)
 	return d > 1000000 ? 1000 : (int)((d + 999) / 1000);
 }
 
-/* Drops connections whose server has not closed in the grace time. */
-static void reap_drains(struct client *c, int64_t now)
+/* Drops connections whose server has not closed in FIN_WAIT_US. */
+static void reap_closing(struct client *c, int64_t now)
 {
 	struct conn *k = c->conns, *next;
 
 	for (; k; k = next) {
 		next = k->next;
-		if (k->state == C_DRAIN && now >= k->drain_until)
+		if (k->state == C_CLOSING && now >= k->closing_until)
 			conn_free(c, k);
 	}
 }
@@ -536,7 +550,7 @@ static void reap_drains(struct client *c, int64_t now)
 static void run(struct client *c)
 {
 	struct epoll_event evs[256];
-	int64_t next_progress = c->t0 + 1000000, grace_end = 0, last_t = c->t0;
+	int64_t next_progress = c->t0 + 1000000, drain_end = 0, last_t = c->t0;
 	int64_t next_reap = c->t0 + 1000000;
 	uint64_t last_rx = 0;
 
@@ -545,11 +559,15 @@ static void run(struct client *c)
 		unsigned int due;
 		int i, n;
 
+		/*
+		 * The drain is counted from the run's end, not from when the
+		 * loop noticed it, so that a late turn does not lengthen it.
+		 */
 		if (!c->stopping && now >= c->end_us) {
 			c->stopping = true;
-			grace_end = now + GRACE_US;
+			drain_end = c->end_us + c->drain_us;
 		}
-		if (c->stopping && (!c->inflight || now >= grace_end))
+		if (c->stopping && (!c->inflight || now >= drain_end))
 			break;
 		/*
 		 * Wake only the users due now: one whose page fails at once
@@ -563,10 +581,10 @@ static void run(struct client *c)
 			next_progress += 1000000;
 		}
 		if (now >= next_reap) {
-			reap_drains(c, now);
+			reap_closing(c, now);
 			next_reap = now + 1000000;
 		}
-		until = c->stopping ? grace_end : c->end_us;
+		until = c->stopping ? drain_end : c->end_us;
 		if (next_progress < until)
 			until = next_progress;
 		if (!c->stopping && c->heap_len && c->heap[0]->wake_us < until)
@@ -668,9 +686,12 @@ static int bad_usage(const char *msg)
 {
 	fprintf(stderr, "webgen client: %s\n"
 		"usage: webgen client -s HOST[:PORT][,HOST[:PORT]...] -u USERS -d SECONDS\n"
-		"                     [-w WARMUP] [--seed S] [-o LOG] [-r RATE_SCALE]\n"
+		"                     [-w WARMUP] [-g DRAIN] [--seed S] [-o LOG] [-r RATE_SCALE]\n"
 		"  -s  servers (port 8080 by default; [V6]:PORT), one drawn per page\n"
 		"  -u  emulated users, -d length of the run in seconds (warmup included)\n"
+		"  -g  after -d no exchange starts; those under way get at most DRAIN\n"
+		"      seconds to finish (default 2, 0: stop at once), then are logged\n"
+		"      as unfinished\n"
 		"  -w  exchanges started in the first WARMUP seconds are logged as warmup\n"
 		"  -r  factor on all think times (default 1), --seed S (default 1)\n"
 		"  -o  CSV log (default stdout); progress goes to stderr once a second\n",
@@ -716,13 +737,13 @@ int wg_client_main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct client c = { .think_scale = 1.0 };
-	double dur = -1, warm = 0;
+	double dur = -1, warm = 0, drain = 2.0;
 	uint64_t users = 0, seed = 1;
 	char *servers = NULL;
 	const char *logpath = NULL;
 	int opt, rc;
 
-	while ((opt = getopt_long(argc, argv, "s:u:d:w:o:r:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "s:u:d:w:g:o:r:", opts, NULL)) != -1) {
 		bool ok = true;
 
 		switch (opt) {
@@ -737,6 +758,9 @@ int wg_client_main(int argc, char **argv)
 			break;
 		case 'w':
 			ok = parse_double(optarg, &warm);
+			break;
+		case 'g':
+			ok = parse_double(optarg, &drain);
 			break;
 		case 'o':
 			logpath = optarg;
@@ -759,6 +783,8 @@ int wg_client_main(int argc, char **argv)
 		return bad_usage("need -s SERVERS, -u USERS (1..1000000) and -d SECONDS > 0");
 	if (warm < 0 || warm >= dur || c.think_scale < 0)
 		return bad_usage("need 0 <= WARMUP < SECONDS and RATE_SCALE >= 0");
+	if (drain < 0 || drain > DRAIN_MAX_S)
+		return bad_usage("need 0 <= DRAIN <= 86400");
 	if (!parse_servers(&c, servers)) {
 		free(c.srv);
 		return 2;
@@ -774,6 +800,7 @@ int wg_client_main(int argc, char **argv)
 	c.nusers = (unsigned int)users;
 	c.end_us = (int64_t)(dur * 1e6);
 	c.warmup_us = (int64_t)(warm * 1e6);
+	c.drain_us = (int64_t)(drain * 1e6);
 	rc = setup(&c, seed);
 	if (rc)
 		return rc;

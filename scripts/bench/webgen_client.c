@@ -35,9 +35,18 @@
  * that opens its connection (the response time then includes the
  * handshake, as in the DCN paper); first_byte and end are the first and
  * the last byte of the response (header included) read from the socket.
- * first_byte_us and end_us are empty when that never happened (end_us of
- * an error is when the error was seen). req_size is the response size
- * asked for (GET /<req_size>), resp_bytes the body bytes received.
+ * first_byte_us is empty when no byte came. end_us of an error is when
+ * the error was seen. req_size is the response size asked for
+ * (GET /<req_size>), resp_bytes the body bytes received.
+ *
+ * status is ok, error, unfinished or warmup. An exchange still under way
+ * when the drain ends is "unfinished" and censored: its end_us is the time
+ * the drain ended and it was cut off (the same for all such rows), so
+ * end_us - start_us is the time it had run, a lower bound of its response
+ * time; resp_bytes is what it had received by then and first_byte_us is
+ * as for the others (empty if no byte came). An exchange started in the
+ * warm-up (-w) is "warmup" whatever its outcome, cut off or not; its
+ * times follow the same rules.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -551,14 +560,15 @@ static void run(struct client *c)
 {
 	struct epoll_event evs[256];
 	int64_t next_progress = c->t0 + 1000000, drain_end = 0, last_t = c->t0;
-	int64_t next_reap = c->t0 + 1000000;
+	int64_t next_reap = c->t0 + 1000000, now;
 	uint64_t last_rx = 0;
 
 	for (;;) {
-		int64_t now = wg_now_us(), until;
+		int64_t until;
 		unsigned int due;
 		int i, n;
 
+		now = wg_now_us();
 		/*
 		 * The drain is counted from the run's end, not from when the
 		 * loop noticed it, so that a late turn does not lengthen it.
@@ -602,11 +612,19 @@ static void run(struct client *c)
 			on_event(c, evs[i].data.ptr, evs[i].events);
 		}
 	}
+	/*
+	 * Censoring: an exchange cut off by the drain's end is logged with
+	 * that time as its end, one value for all of them, taken after the
+	 * last read, so that end - start is the time it had run: a lower
+	 * bound of its response time that a survival analysis can use, where
+	 * dropping it would bias the response times down when the network is
+	 * slowest. resp_bytes is what it had received.
+	 */
 	for (unsigned int i = 0; i < c->nusers; i++) {
 		struct user *u = &c->users[i];
 
 		if (u->in_exchange)
-			log_exchange(c, u, "unfinished", -1);
+			log_exchange(c, u, "unfinished", now);
 	}
 	while (c->conns)
 		conn_free(c, c->conns);

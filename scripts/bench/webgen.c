@@ -6,12 +6,16 @@
  *   webgen server [-p PORT]                          (webgen_server.c)
  *   webgen client -s HOST[:PORT][,...] -u USERS -d SECONDS ...
  *                                                    (webgen_client.c)
- *   webgen sample -n N [--seed S] [--what sizes|think|page|req]
+ *   webgen sample -n N [--seed S] [--model web|closed]
+ *                 [--what sizes|think|page|req]
  *
- * `sample` prints draws of the workload model (webgen_dist.c), one a line,
- * from the random stream of user 0 of the seed: response sizes in bytes,
- * think times in seconds, pages as "embedded persistent" (a count and 0 or
- * 1) and request sizes in bytes.
+ * `sample` prints draws of a workload model (webgen_dist.c; --model, web
+ * by default), one a line, from the random stream of user 0 of the seed:
+ * response sizes in bytes, think times in seconds, pages as "embedded
+ * persistent" (a count and 0 or 1) and request sizes in bytes. The closed
+ * model has response and request sizes only: it has no pages and no think
+ * times, so asking for those is a usage error rather than a draw of
+ * something the model does not use.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -31,7 +35,21 @@ static void usage(FILE *f)
 		"usage: webgen server [-p PORT]\n"
 		"       webgen client -s HOST[:PORT][,HOST[:PORT]...] -u USERS -d SECONDS\n"
 		"                     [-w WARMUP] [-g DRAIN] [--seed S] [-o LOG] [-r RATE_SCALE]\n"
-		"       webgen sample -n N [--seed S] [--what sizes|think|page|req]\n");
+		"                     [--model web|closed]\n"
+		"       webgen sample -n N [--seed S] [--model web|closed]\n"
+		"                     [--what sizes|think|page|req]\n");
+}
+
+/* --model's argument; both subcommands that take it parse it here. */
+bool wg_parse_model(const char *s, enum wg_model *out)
+{
+	if (!strcmp(s, "web"))
+		*out = WG_MODEL_WEB;
+	else if (!strcmp(s, "closed"))
+		*out = WG_MODEL_CLOSED;
+	else
+		return false;
+	return true;
 }
 
 /* Strict decimal parse: the whole string, no sign, no overflow. */
@@ -76,10 +94,12 @@ static int sample_main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "seed", required_argument, NULL, 'S' },
 		{ "what", required_argument, NULL, 'W' },
+		{ "model", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *what = "sizes";
+	enum wg_model model = WG_MODEL_WEB;
 	uint64_t n = 0, seed = 1, i;
 	bool have_n = false;
 	struct wg_rng r;
@@ -100,6 +120,9 @@ static int sample_main(int argc, char **argv)
 		case 'W':
 			what = optarg;
 			break;
+		case 'M':
+			ok = wg_parse_model(optarg, &model);
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -119,11 +142,18 @@ static int sample_main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (model == WG_MODEL_CLOSED && strcmp(what, "sizes") && strcmp(what, "req")) {
+		fprintf(stderr, "webgen sample: the closed model has no pages or think times\n");
+		usage(stderr);
+		return 2;
+	}
 	wg_rng_seed(&r, seed, 0);
 	for (i = 0; i < n; i++) {
 		switch (what[0]) {
 		case 's':
-			printf("%llu\n", (unsigned long long)wg_draw_size(&r));
+			printf("%llu\n", (unsigned long long)(model == WG_MODEL_WEB ?
+							      wg_draw_size(&r) :
+							      wg_draw_closed_size(&r)));
 			break;
 		case 't':
 			printf("%.6f\n", wg_draw_think(&r));

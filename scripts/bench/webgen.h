@@ -21,11 +21,25 @@ void wg_rng_seed(struct wg_rng *r, uint64_t seed, uint64_t stream);
 uint64_t wg_rng_next(struct wg_rng *r);
 double wg_rng_uniform(struct wg_rng *r);	/* in (0, 1), never 0 or 1 */
 
+/*
+ * The workload families (--model): the web browsing model, and the
+ * closed-loop model kept for held-out checks (webgen_dist.c, top).
+ */
+enum wg_model {
+	WG_MODEL_WEB,
+	WG_MODEL_CLOSED,
+};
+
+bool wg_parse_model(const char *s, enum wg_model *out);
+
 /* The largest response the size distribution draws (bytes). */
 #define WG_SIZE_MAX_BYTES	10000000ULL
 /* Request sizes are clamped to this range (bytes, whole HTTP request). */
 #define WG_REQ_MIN_BYTES	150U
 #define WG_REQ_MAX_BYTES	2000U
+/* The bounds of the closed model's response sizes (bytes). */
+#define WG_CLOSED_MIN_BYTES	1000ULL
+#define WG_CLOSED_MAX_BYTES	4000000ULL
 /* The most embedded objects one page has. */
 #define WG_EMBED_MAX		50U
 
@@ -36,6 +50,7 @@ struct wg_page {
 };
 
 uint64_t wg_draw_size(struct wg_rng *r);
+uint64_t wg_draw_closed_size(struct wg_rng *r);
 unsigned int wg_draw_req_bytes(struct wg_rng *r);
 double wg_draw_think(struct wg_rng *r);	/* seconds, before scaling */
 void wg_draw_page(struct wg_rng *r, struct wg_page *p);

@@ -3,12 +3,33 @@
  * webgen_client.c - the client of webgen: a population of emulated web
  * browsers in one event-driven process.
  *
- * Every user repeats: draw a page (webgen_dist.c: a top-level object and
- * k embedded ones, persistent or not, their sizes, the server), fetch its
- * objects one after the other, think, and start over. The whole page is
- * drawn from the user's own random stream when it starts, so the sequence
- * of requests a user issues depends on the seed only; timing decides only
- * how far into that sequence the run gets.
+ * Two workload families (--model, webgen_dist.c has their distributions):
+ *
+ * web (the default): every user repeats: draw a page (a top-level object
+ * and k embedded ones, persistent or not, their sizes, the server), fetch
+ * its objects one after the other, think, and start over. Users start
+ * spread over one think time. -r scales the think times.
+ *
+ * closed: a closed loop for held-out checks. Every user repeats: draw one
+ * object (its size from the closed model's bounded Pareto, the server),
+ * open a new connection for it, whose handshake counts in the response
+ * time, ask for it with "Connection: close" as a non-persistent page does,
+ * and start the next exchange as soon as this one ends: no think time, so
+ * a user always keeps one exchange busy and the offered load is set by
+ * the number of users, not by a rate. After an error the next exchange
+ * starts at once too, but from the event loop rather than from inside the
+ * failed one, so that a server that refuses at once cannot recurse and
+ * the other users are served between two tries. A user's first exchange
+ * starts at a uniform offset in [0, 2) s drawn from its own stream, so
+ * that the users do not all open their connections in the same instant
+ * and a seed changes the start times. -r has no effect (there is nothing
+ * to scale).
+ *
+ * In both, what a user fetches is drawn from the user's own random stream
+ * when the page (the object) starts, so the sequence of requests a user
+ * issues depends on the seed and the model only; timing decides only how
+ * far into that sequence the run gets. The web model's draws are the same
+ * as before the closed model existed, so its runs repeat earlier ones.
  *
  * One thread: epoll over the sockets and a signalfd, and a binary heap of
  * the thinking users ordered by wake-up time that sets epoll's timeout.
@@ -66,6 +87,7 @@
 	"user,conn,server,start_us,first_byte_us,end_us,req_bytes,resp_bytes,persistent,status,req_size\n"
 #define FIN_WAIT_US	2000000LL	/* for the server's FIN, see C_CLOSING */
 #define DRAIN_MAX_S	86400.0		/* -g: a day; keeps the us in int64 */
+#define CLOSED_SPREAD_S	2.0	/* closed model: first starts in [0, this) */
 #define READ_TURN	(1U << 20)	/* bytes per connection per event */
 #define MAX_USERS	1000000ULL
 #define HDR_MAX		1024
@@ -98,7 +120,7 @@ struct user {
 	struct wg_rng rng;
 	uint64_t conn_id;	/* of the exchange in flight, 0: no socket */
 	struct conn *conn;
-	bool active;		/* in a page */
+	bool active;		/* in a page (closed model: in an exchange) */
 	bool in_exchange;
 	int64_t wake_us;
 	/* the page */
@@ -123,6 +145,7 @@ struct client {
 	int ep, sfd;
 	int64_t t0, end_us, warmup_us;
 	int64_t drain_us;	/* -g: the longest drain after end_us */
+	enum wg_model model;
 	double think_scale;
 	bool stopping;
 	uint64_t next_conn_id;
@@ -239,33 +262,54 @@ static void log_exchange(struct client *c, struct user *u, const char *status,
 
 static void start_object(struct client *c, struct user *u);
 
-static void think(struct client *c, struct user *u, int64_t now)
-{
-	double t = wg_draw_think(&u->rng) * c->think_scale;
-
-	u->active = false;
-	c->nactive--;
-	u->wake_us = now + (int64_t)(t * 1e6);
-	heap_push(c, u);
-}
-
+/*
+ * A page of the closed model is one object on a connection of its own:
+ * the same path as the web model's one-object pages, with the closed
+ * model's sizes. The web model's draws stay in their order.
+ */
 static void start_page(struct client *c, struct user *u)
 {
-	struct wg_page pg;
+	struct wg_page pg = { .embedded = 0, .persistent = false };
+	bool web = c->model == WG_MODEL_WEB;
 	unsigned int i;
 
-	wg_draw_page(&u->rng, &pg);
+	if (web)
+		wg_draw_page(&u->rng, &pg);
 	u->server = c->nsrv > 1 ? (unsigned int)(wg_rng_next(&u->rng) % c->nsrv) : 0;
 	u->nobj = pg.embedded + 1;
 	u->persistent = pg.persistent;
 	for (i = 0; i < u->nobj; i++) {
-		u->size[i] = wg_draw_size(&u->rng);
+		u->size[i] = web ? wg_draw_size(&u->rng) : wg_draw_closed_size(&u->rng);
 		u->req[i] = wg_draw_req_bytes(&u->rng);
 	}
 	u->obj = 0;
 	u->active = true;
 	c->nactive++;
 	start_object(c, u);
+}
+
+/*
+ * A page is over. The web model thinks before the next one. The closed
+ * model does not think: after a success the next exchange starts here and
+ * now; after a failure it is due now on the heap (see the top comment).
+ */
+static void end_page(struct client *c, struct user *u, bool ok, int64_t now)
+{
+	double t;
+
+	u->active = false;
+	c->nactive--;
+	if (c->model == WG_MODEL_CLOSED && ok) {
+		start_page(c, u);
+		return;
+	}
+	if (c->model == WG_MODEL_CLOSED) {
+		u->wake_us = now;
+	} else {
+		t = wg_draw_think(&u->rng) * c->think_scale;
+		u->wake_us = now + (int64_t)(t * 1e6);
+	}
+	heap_push(c, u);
 }
 
 /* Pads the request with a header to the drawn size. */
@@ -315,7 +359,7 @@ static void end_exchange(struct client *c, struct user *u, bool ok, int64_t now)
 	if (ok && ++u->obj < u->nobj)
 		start_object(c, u);
 	else
-		think(c, u, now);
+		end_page(c, u, ok, now);
 }
 
 static void send_request(struct client *c, struct conn *k, int64_t now)
@@ -705,13 +749,18 @@ static int bad_usage(const char *msg)
 	fprintf(stderr, "webgen client: %s\n"
 		"usage: webgen client -s HOST[:PORT][,HOST[:PORT]...] -u USERS -d SECONDS\n"
 		"                     [-w WARMUP] [-g DRAIN] [--seed S] [-o LOG] [-r RATE_SCALE]\n"
+		"                     [--model web|closed]\n"
 		"  -s  servers (port 8080 by default; [V6]:PORT), one drawn per page\n"
 		"  -u  emulated users, -d length of the run in seconds (warmup included)\n"
 		"  -g  after -d no exchange starts; those under way get at most DRAIN\n"
 		"      seconds to finish (default 2, 0: stop at once), then are logged\n"
 		"      as unfinished\n"
 		"  -w  exchanges started in the first WARMUP seconds are logged as warmup\n"
-		"  -r  factor on all think times (default 1), --seed S (default 1)\n"
+		"  -r  factor on all think times (default 1; no effect with --model\n"
+		"      closed), --seed S (default 1)\n"
+		"  --model web     pages and think times (default)\n"
+		"  --model closed  one object per connection, no think time; users\n"
+		"                  start within the first 2 s\n"
 		"  -o  CSV log (default stdout); progress goes to stderr once a second\n",
 		msg);
 	return 2;
@@ -740,9 +789,15 @@ static int setup(struct client *c, uint64_t seed)
 
 		u->idx = i;
 		wg_rng_seed(&u->rng, seed, i);
-		/* Users start spread over one think time, not all at once. */
-		first = wg_rng_uniform(&u->rng) * wg_draw_think(&u->rng);
-		u->wake_us = c->t0 + (int64_t)(first * c->think_scale * 1e6);
+		if (c->model == WG_MODEL_CLOSED) {
+			/* From the user's stream, unscaled: see the top. */
+			first = wg_rng_uniform(&u->rng) * CLOSED_SPREAD_S;
+			u->wake_us = c->t0 + (int64_t)(first * 1e6);
+		} else {
+			/* Users start spread over one think time, not at once. */
+			first = wg_rng_uniform(&u->rng) * wg_draw_think(&u->rng);
+			u->wake_us = c->t0 + (int64_t)(first * c->think_scale * 1e6);
+		}
 		heap_push(c, u);
 	}
 	return 0;
@@ -752,9 +807,10 @@ int wg_client_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "seed", required_argument, NULL, 'S' },
+		{ "model", required_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct client c = { .think_scale = 1.0 };
+	struct client c = { .think_scale = 1.0, .model = WG_MODEL_WEB };
 	double dur = -1, warm = 0, drain = 2.0;
 	uint64_t users = 0, seed = 1;
 	char *servers = NULL;
@@ -788,6 +844,10 @@ int wg_client_main(int argc, char **argv)
 			break;
 		case 'S':
 			ok = wg_parse_u64(optarg, &seed);
+			break;
+		case 'M':
+			if (!wg_parse_model(optarg, &c.model))
+				return bad_usage("--model is web or closed");
 			break;
 		default:
 			return bad_usage("bad option");

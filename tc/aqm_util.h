@@ -10,6 +10,8 @@
 #include <linux/rtnetlink.h>
 #include <linux/pkt_aqm.h>
 
+#include "aqm_tc_compat.h"
+
 /* A rational num / den: what a TCA_AQM_RATIO_* nest carries. */
 struct aqm_ratio {
 	__u64 num;

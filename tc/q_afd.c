@@ -85,8 +85,8 @@ static int afd_get_u32(const struct afd_u32_opt *o, __u32 *v, const char *arg)
 			       afd_unit_names[o->unit]);
 }
 
-static int afd_parse_opt(struct qdisc_util *qu, int argc, char **argv,
-			 struct nlmsghdr *n, const char *dev)
+static int afd_parse_opt(AQM_QU_CONST struct qdisc_util *qu, int argc,
+			 char **argv, struct nlmsghdr *n, const char *dev)
 {
 	__u32 vals[TCA_AFD_MAX + 1] = {};
 	bool set[TCA_AFD_MAX + 1] = {};
@@ -152,7 +152,8 @@ static int afd_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	return 0;
 }
 
-static int afd_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
+static int afd_print_opt(AQM_QU_CONST struct qdisc_util *qu, FILE *f,
+			 struct rtattr *opt)
 {
 	struct rtattr *tb[TCA_AFD_MAX + 1];
 	bool bytemode = false, ecn = false;
@@ -194,7 +195,7 @@ static int afd_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	return 0;
 }
 
-static int afd_print_xstats(struct qdisc_util *qu, FILE *f,
+static int afd_print_xstats(AQM_QU_CONST struct qdisc_util *qu, FILE *f,
 			    struct rtattr *xstats)
 {
 	struct tc_afd_xstats st = {};

@@ -53,8 +53,8 @@ static int blue_get_threshold(__u32 *val, const char *arg,
 	return 0;
 }
 
-static int blue_parse_opt(struct qdisc_util *qu, int argc, char **argv,
-			  struct nlmsghdr *n, const char *dev)
+static int blue_parse_opt(AQM_QU_CONST struct qdisc_util *qu, int argc,
+			  char **argv, struct nlmsghdr *n, const char *dev)
 {
 	struct aqm_ecn_opts eo = AQM_ECN_OPTS_INIT;
 	struct aqm_ratio delta1 = {}, delta2 = {};
@@ -162,7 +162,8 @@ static int blue_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	return 0;
 }
 
-static int blue_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
+static int blue_print_opt(AQM_QU_CONST struct qdisc_util *qu, FILE *f,
+			  struct rtattr *opt)
 {
 	struct rtattr *tb[TCA_BLUE_MAX + 1];
 	__u32 limit = 0, bytelimit = 0, threshold = 0;
@@ -205,7 +206,7 @@ static int blue_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	return 0;
 }
 
-static int blue_print_xstats(struct qdisc_util *qu, FILE *f,
+static int blue_print_xstats(AQM_QU_CONST struct qdisc_util *qu, FILE *f,
 			     struct rtattr *xstats)
 {
 	struct tc_blue_xstats st = {};

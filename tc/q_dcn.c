@@ -78,8 +78,8 @@ static int dcn_get_u32(const struct dcn_u32_opt *o, __u32 *v, const char *arg)
 			       o->unit == DCN_TIME ? "us" : NULL);
 }
 
-static int dcn_parse_opt(struct qdisc_util *qu, int argc, char **argv,
-			 struct nlmsghdr *n, const char *dev)
+static int dcn_parse_opt(AQM_QU_CONST struct qdisc_util *qu, int argc,
+			 char **argv, struct nlmsghdr *n, const char *dev)
 {
 	__u32 vals[TCA_DCN_MAX + 1] = {};
 	bool set[TCA_DCN_MAX + 1] = {};
@@ -156,7 +156,8 @@ static int dcn_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	return 0;
 }
 
-static int dcn_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
+static int dcn_print_opt(AQM_QU_CONST struct qdisc_util *qu, FILE *f,
+			 struct rtattr *opt)
 {
 	struct rtattr *tb[TCA_DCN_MAX + 1];
 	bool ecn = false;
@@ -208,7 +209,7 @@ static int dcn_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	return 0;
 }
 
-static int dcn_print_xstats(struct qdisc_util *qu, FILE *f,
+static int dcn_print_xstats(AQM_QU_CONST struct qdisc_util *qu, FILE *f,
 			    struct rtattr *xstats)
 {
 	/* a module older than the time target stops at samples */

@@ -27,8 +27,8 @@ static void explain(void)
 		"          ecn_ceil " AQM_ECN_CEIL_DEF " nobytemode\n");
 }
 
-static int pi_parse_opt(struct qdisc_util *qu, int argc, char **argv,
-			struct nlmsghdr *n, const char *dev)
+static int pi_parse_opt(AQM_QU_CONST struct qdisc_util *qu, int argc,
+			char **argv, struct nlmsghdr *n, const char *dev)
 {
 	struct aqm_ecn_opts eo = AQM_ECN_OPTS_INIT;
 	struct aqm_ratio a = {}, b = {};
@@ -160,7 +160,8 @@ static int pi_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	return 0;
 }
 
-static int pi_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
+static int pi_print_opt(AQM_QU_CONST struct qdisc_util *qu, FILE *f,
+			struct rtattr *opt)
 {
 	struct rtattr *tb[TCA_PI_MAX + 1];
 	bool bytemode = false, designed = false, ecn = false;
@@ -211,7 +212,7 @@ static int pi_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	return 0;
 }
 
-static int pi_print_xstats(struct qdisc_util *qu, FILE *f,
+static int pi_print_xstats(AQM_QU_CONST struct qdisc_util *qu, FILE *f,
 			   struct rtattr *xstats)
 {
 	struct tc_pi_xstats st = {};

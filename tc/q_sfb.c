@@ -122,8 +122,8 @@ static int sfb_get_byte_rate(__u32 *bps, const char *arg)
 	return 0;
 }
 
-static int sfb_parse_opt(struct qdisc_util *qu, int argc, char **argv,
-			 struct nlmsghdr *n, const char *dev)
+static int sfb_parse_opt(AQM_QU_CONST struct qdisc_util *qu, int argc,
+			 char **argv, struct nlmsghdr *n, const char *dev)
 {
 	/* the built-in's defaults, which are not all the kernel's */
 	struct tc_sfb_qopt opt = {
@@ -314,7 +314,8 @@ static void sfb_print_linux_opt(const struct tc_sfb_qopt *qopt)
 		   qopt->penalty_burst);
 }
 
-static int sfb_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
+static int sfb_print_opt(AQM_QU_CONST struct qdisc_util *qu, FILE *f,
+			 struct rtattr *opt)
 {
 	struct rtattr *tb[TCA_SFB_AQM_MAX + 1];
 	struct tc_sfb_qopt qopt;
@@ -361,7 +362,7 @@ static int sfb_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	return 0;
 }
 
-static int sfb_print_xstats(struct qdisc_util *qu, FILE *f,
+static int sfb_print_xstats(AQM_QU_CONST struct qdisc_util *qu, FILE *f,
 			    struct rtattr *xstats)
 {
 	struct tc_sfb_aqm_xstats ax;

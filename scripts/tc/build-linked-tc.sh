@@ -37,9 +37,11 @@ for f in "$AQM_TOP"/tc/q_*.c; do
 	kinds+=("${k#q_}")
 	objs+=("$k.o")
 done
-cp "$AQM_TOP"/tc/q_*.c "$AQM_TOP"/tc/aqm_util.[ch] "$work/tc/"
+cp "$AQM_TOP"/tc/q_*.c "$AQM_TOP"/tc/aqm_util.[ch] "$AQM_TOP/tc/aqm_tc_compat.h" "$work/tc/"
 cp "$AQM_TOP/include/uapi/linux/pkt_aqm.h" "$work/include/uapi/linux/"
-echo "TCMODULES += ${objs[*]}" >"$work/tc/linux-aqm.mk"
+# what aqm_tc_compat.h needs, from tc/Makefile's probe of this source
+compat=$(make -s -C "$AQM_TOP/tc" IPROUTE2_SRC="$work" compat-flags)
+printf 'TCMODULES += %s\nCFLAGS += %s\n' "${objs[*]}" "$compat" >"$work/tc/linux-aqm.mk"
 
 make -C "$work" SUBDIRS="lib tc" >>"$work/build.log" 2>&1 ||
 	aqm_die "iproute2 build failed (see $work/build.log)"

@@ -60,7 +60,8 @@ def test_rates() -> None:
 def test_runs_cover_every_combination_in_order() -> None:
     runs = _exp().runs()
     assert len(runs) == 2 * 2 * 2
-    assert [(q.name, ld, e) for q, ld, e in runs[:3]] == [
+    assert {s for *_, s in runs} == {7}
+    assert [(q.name, ld, e) for q, ld, e, _ in runs[:3]] == [
         ("droptail", 0.9, False),
         ("pi", 0.9, False),
         ("droptail", 0.9, True),
@@ -73,7 +74,7 @@ def test_ecn_runs_use_ecn_spec_and_skip_queues_that_cannot_mark() -> None:
     ).replace('spec = "pi qref 24"', 'spec = "pi qref 24"\necn_spec = "pi qref 24 ecn"')
     exp = _exp(text)
     runs = exp.runs()
-    assert [(q.name, ld, e) for q, ld, e in runs] == [
+    assert [(q.name, ld, e) for q, ld, e, _ in runs] == [
         ("droptail", 0.9, False),
         ("pi", 0.9, False),
         ("pi", 0.9, True),

@@ -40,6 +40,8 @@ def test_read_web_sorts_exchanges_by_status() -> None:
     assert log.done == [Exchange(0, 1000, 10), Exchange(10, 2_000_010, 20)]
     assert [e.seconds for e in log.done] == [0.001, 2.0]
     assert (log.warmup, log.unfinished, log.errors) == (1, 1, 1)
+    # the unfinished exchange, cut off at its logged end: censored at 1 us
+    assert log.cut == [Exchange(1, 2, 0)]
     with pytest.raises(ValueError):
         read_web([HEADER + _row(0, 1, 1, "lost")])
 
@@ -146,19 +148,22 @@ def test_report_writes_plots_and_the_table(tmp_path: Path) -> None:
     table = (tmp_path / "summary.md").read_text()
     assert "## 98% load, no ECN" in table
     # loss 100 / 10000, 4 exchanges, 11e6 bytes in 10 s = 8.80 Mbit/s
-    assert "| pi | 1.00 | - | 4 | 8.80 | 88.0 | 60 | 80 | 80 | 3 | - | yes |" in table
-    assert "| droptail | 1.00 | - | 3 | 8.80 | 88.0 | 1000 | 1100 | 1100 | 3 | - | yes |" in table
+    # one seed: means without intervals; no offered load in logs without req_size
+    assert "| pi | 1 | - | 1.00 | 8.80 | 88.0 | 4 | 0 | 60 | 80 | 80 | - | 1/1 |" in table
+    assert (
+        "| droptail | 1 | - | 1.00 | 8.80 | 88.0 | 3 | 0 | 1000 | 1100 | 1100 | - | 1/1 |" in table
+    )
     # the experiment's order, not the names'
     assert table.index("| pi |") < table.index("| droptail |")
     run = read_run(tmp_path / "pi-load98-ecn0")
     assert run.link.drops == 100
     # by client RTT: host 1 (20 ms) logged every exchange, host 2 (80 ms) none
-    assert [len(v) for v in run.by_host.values()] == [4]
+    assert [len(v.done) for v in run.by_host.values()] == [4]
     assert "| qdisc | 20 ms | 80 ms |" in table
     assert "| pi | 60 / 80 | - / - |" in table
     # every response is 1000-4000 bytes: all in the smallest class
-    assert "| qdisc | <= 10 KB | 10-100 KB | > 100 KB |" in table
-    assert "| pi | 60 / 80 (4) | - / - (0) | - / - (0) |" in table
+    assert "| qdisc | <= 10 KB | 10-100 KB | 100 KB-1 MB | > 1 MB |" in table
+    assert "| pi | 60 / 80 (4, 0 unfinished) | - / - (0, 0 unfinished) |" in table
 
 
 def test_report_table1_sets_ecn_beside_no_ecn(tmp_path: Path) -> None:
@@ -191,7 +196,7 @@ def test_report_lists_long_flows(tmp_path: Path) -> None:
     udp = {"end": {"sum": {"packets": 1000, "lost_packets": 0, "seconds": 7.0}}}
     (d / "iperf-udp1.json").write_text(json.dumps(udp))
     assert report.main(["report", str(tmp_path)]) == 0
-    assert "| dcn | 3.00 | 1.60 |" in (tmp_path / "summary.md").read_text()
+    assert "| dcn | 3.00 | 3.00 | 1.60 |" in (tmp_path / "summary.md").read_text()
 
 
 def test_report_without_runs_fails(tmp_path: Path) -> None:

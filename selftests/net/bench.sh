@@ -68,7 +68,7 @@ out = Path(sys.argv[1])
 n, args = int(sys.argv[2]), sys.argv[3:]
 run = {r.meta["qdisc"]: r for r in map(read_run, (p.parent for p in out.glob("*/run.json")))}
 cal = json.loads((out / "calibration" / "calibration.json").read_text())
-rd = {q: out / f"{q}-load90-ecn0" for q in run}
+rd = {q: out / f"{q}-load90-ecn0-s3" for q in run}
 
 
 def last(q):

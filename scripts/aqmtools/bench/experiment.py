@@ -1,8 +1,19 @@
 """Experiment files (scripts/bench/experiments/*.toml): what to run.
 
 An experiment names the bottleneck, the paths, the workload and the qdiscs
-to compare; every run of it with the same seed builds the same testbed
-(the same RTT per client host) and offers the same request sequence.
+to compare, and the seeds it runs on; every run of it with the same seed
+builds the same testbed (the same RTT per client host), offers the same
+request sequence and starts its long flows at the same offsets, so two
+qdiscs run on one seed are compared on the same offered workload.
+
+Seeds come in two sets that never meet: tuning_seeds, on which settings
+may be tried and chosen, and reporting_seeds, which published tables use
+and which no tuning has seen. "seed = N" is short for tuning_seeds = [N].
+
+Queue lengths, targets and buffers in a qdisc's spec may be given as a
+time, converted at the bottleneck's rate: "{29ms}" becomes the packets of
+PKT_BYTES that the bottleneck sends in 29 ms, "{29ms:bytes}" those bytes;
+so one experiment is the same experiment at 4, 10 or 100 Mbit/s.
 """
 
 from __future__ import annotations
@@ -15,7 +26,17 @@ from typing import Any
 
 _RATE_UNITS = {"bit": 1, "kbit": 10**3, "mbit": 10**6, "gbit": 10**9}
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
-WORKLOADS = ("web", "long", "web+long", "flent")
+# web: webgen's browsing model (think times, pages); closed: webgen's
+# closed-loop model (no think time, one object per connection, another
+# response-size distribution), the second workload family
+WORKLOADS = ("web", "long", "web+long", "closed", "closed+long", "flent")
+# end-host profiles (testbed.host_profile says what each sets)
+HOSTS = ("linux", "paper")
+# a full-sized packet as the bottleneck's qdisc counts it: 1500 bytes of IP
+# and the 14 of the Ethernet header (veth hands the qdisc the frame)
+PKT_BYTES = 1514
+_TIME = re.compile(r"\{(\d+(?:\.\d+)?)(us|ms|s)(?::(bytes|packets))?\}")
+_TIME_UNITS = {"us": 1e-6, "ms": 1e-3, "s": 1.0}
 # the flent tests the harness runs: the AQM community's standard ones
 FLENT_TESTS = ("tcp_nup", "tcp_ndown", "rrul", "rrul_be", "rtt_fair4be")
 
@@ -33,6 +54,41 @@ def parse_rate(text: str) -> int:
 
 # [[qdisc]] module: the project's ("") or the test kernel's ("linux")
 MODULES = ("", "linux")
+
+
+def time_to_queue(seconds: float, rate_bps: int, unit: str = "packets") -> int:
+    """What the bottleneck sends in SECONDS at RATE_BPS, in full-sized
+    packets (PKT_BYTES, rounded, at least 1) or in bytes."""
+    nbytes = seconds * rate_bps / 8
+    if unit == "bytes":
+        return max(1, round(nbytes))
+    return max(1, round(nbytes / PKT_BYTES))
+
+
+def expand_spec(spec: str, rate_bps: int) -> str:
+    """SPEC with every time placeholder ("{29ms}", "{29ms:bytes}") replaced
+    by its packets or bytes at RATE_BPS."""
+
+    def sub(m: re.Match[str]) -> str:
+        secs = float(m.group(1)) * _TIME_UNITS[m.group(2)]
+        return str(time_to_queue(secs, rate_bps, m.group(3) or "packets"))
+
+    out = _TIME.sub(sub, spec)
+    if "{" in out or "}" in out:
+        raise ValueError(f"spec {spec!r}: a placeholder is {{TIME}} or {{TIME:bytes}}")
+    return out
+
+
+def describe_spec(spec: str, rate_bps: int) -> str:
+    """SPEC with each placeholder shown as its value and its time:
+    "pfifo limit {290ms}" at 10 Mbit/s is "pfifo limit 239 (290ms)"."""
+
+    def sub(m: re.Match[str]) -> str:
+        secs = float(m.group(1)) * _TIME_UNITS[m.group(2)]
+        unit = m.group(3) or "packets"
+        return f"{time_to_queue(secs, rate_bps, unit)} ({m.group(1)}{m.group(2)})"
+
+    return _TIME.sub(sub, spec)
 
 
 @dataclass(frozen=True)
@@ -58,9 +114,16 @@ class Qdisc:
     def kind(self) -> str:
         return self.spec.split()[0]
 
-    def spec_for(self, ecn: bool) -> str:
-        """The tc words of a run with or without ECN at the end hosts."""
+    def template_for(self, ecn: bool) -> str:
+        """The spec of a run with or without ECN at the end hosts, as the
+        experiment gives it (time placeholders unexpanded)."""
         return self.ecn_spec if ecn and self.ecn_spec else self.spec
+
+    def spec_for(self, ecn: bool, rate_bps: int = 0) -> str:
+        """The tc words of a run with or without ECN at the end hosts, time
+        placeholders converted at RATE_BPS."""
+        spec = self.template_for(ecn)
+        return expand_spec(spec, rate_bps) if rate_bps else spec
 
 
 @dataclass(frozen=True)
@@ -72,7 +135,8 @@ class Experiment:
     rate_bps: int
     duration_s: float
     warmup_s: float
-    seed: int
+    tuning_seeds: list[int]
+    reporting_seeds: list[int]
     loads: list[float]
     ecn: list[bool]
     clients: int
@@ -87,18 +151,61 @@ class Experiment:
     flent_tests: list[str] = field(default_factory=list)
     flent_streams: int = 4
     window: int = 0
+    # seconds after the run's end in which no exchange starts and those
+    # under way may finish (webgen -g); what is still unfinished then is
+    # counted and censored, never left out
+    drain_s: float = 10.0
+    hosts: str = "linux"
+    # fixed RTT classes (ms), dealt to the client hosts in turn, instead of
+    # seeded draws from rtt_ms
+    rtt_classes_ms: list[float] = field(default_factory=list)
+    # the qdisc the others are compared with, paired by seed
+    reference: str = ""
+    # the seed whose testbed calibrates the load per user (0: the first
+    # tuning seed, else the first reporting seed)
+    calibration_seed: int = 0
 
-    def client_rtts_ms(self) -> list[float]:
-        """The minimum RTT of each client host, drawn uniformly from
-        rtt_ms with the experiment's seed (a flow's RTT is its host's)."""
-        rng = random.Random(self.seed)
+    @property
+    def seeds(self) -> list[int]:
+        return self.tuning_seeds + self.reporting_seeds
+
+    @property
+    def seed(self) -> int:
+        """The seed of the calibration."""
+        return self.calibration_seed or self.seeds[0]
+
+    @property
+    def uses_webgen(self) -> bool:
+        """Whether the workload has webgen's exchanges (web or closed)."""
+        return self.workload.split("+")[0] in ("web", "closed")
+
+    def reference_qdisc(self) -> str:
+        return self.reference or self.qdiscs[0].name
+
+    def client_rtts_ms(self, seed: int | None = None) -> list[float]:
+        """The minimum RTT of each client host: the RTT classes in turn, or
+        drawn uniformly from rtt_ms with SEED (a flow's RTT is its host's)."""
+        if self.rtt_classes_ms:
+            k = len(self.rtt_classes_ms)
+            return [float(self.rtt_classes_ms[i % k]) for i in range(self.clients)]
+        rng = random.Random(self.seed if seed is None else seed)
         lo, hi = self.rtt_ms
         return [round(rng.uniform(lo, hi), 1) for _ in range(self.clients)]
 
-    def runs(self) -> list[tuple[Qdisc, float, bool]]:
-        """(qdisc, load, ecn) of every run, in the order they run."""
+    def long_starts_s(self, seed: int) -> list[float]:
+        """The start offset of each long flow (and the UDP flow last), in
+        [0, 1) s, drawn with SEED: a seed moves the start times too."""
+        n = self.long_flows + (1 if self.udp_rate_bps else 0)
+        rng = random.Random(f"long-starts-{seed}")
+        return [round(rng.uniform(0, 1), 3) for _ in range(n)]
+
+    def runs(self, seeds: list[int] | None = None) -> list[tuple[Qdisc, float, bool, int]]:
+        """(qdisc, load, ecn, seed) of every run on SEEDS (default all), in
+        the order they run: seed by seed, so that the runs compared on a
+        seed run close together in time."""
         return [
-            (q, load, e)
+            (q, load, e, s)
+            for s in (self.seeds if seeds is None else seeds)
             for load in self.loads
             for e in self.ecn
             for q in self.qdiscs
@@ -127,6 +234,7 @@ def load(text: str) -> Experiment:
     except tomllib.TOMLDecodeError as e:
         raise ValueError(str(e)) from e
     name = _get(t, "name", str)
+    tuning, reporting = _seeds(t)
     if not _NAME.match(name):
         raise ValueError(f"name {name!r}: lower case letters, digits, '_', '.', '-'")
     rtt = _get(t, "rtt_ms", list)
@@ -174,7 +282,8 @@ def load(text: str) -> Experiment:
         rate_bps=parse_rate(_get(t, "rate", str)),
         duration_s=_get(t, "duration", float),
         warmup_s=_get(t, "warmup", float, 0.0),
-        seed=_get(t, "seed", int),
+        tuning_seeds=tuning,
+        reporting_seeds=reporting,
         loads=[float(x) for x in loads],
         ecn=list(ecn),
         clients=_get(t, "clients", int),
@@ -189,6 +298,11 @@ def load(text: str) -> Experiment:
         flent_tests=list(_get(t, "flent_tests", list, [])),
         flent_streams=_get(t, "flent_streams", int, 4),
         window=_get(t, "window", int, 0),
+        drain_s=_get(t, "drain", float, 10.0),
+        hosts=_get(t, "hosts", str, "linux"),
+        rtt_classes_ms=[float(x) for x in _get(t, "rtt_classes_ms", list, [])],
+        reference=_get(t, "reference", str, ""),
+        calibration_seed=_get(t, "calibration_seed", int, 0),
     )
     if not 1 <= exp.clients <= 64 or not 1 <= exp.servers <= 64:
         raise ValueError("clients and servers must be 1..64")
@@ -202,4 +316,34 @@ def load(text: str) -> Experiment:
         raise ValueError("window must be 0 (the kernel's) or 2920..2^30 bytes")
     if not set(exp.flent_tests) <= set(FLENT_TESTS):
         raise ValueError(f"flent_tests: some of {', '.join(FLENT_TESTS)}")
+    if exp.drain_s < 0:
+        raise ValueError("drain must be >= 0 (seconds)")
+    if exp.hosts not in HOSTS:
+        raise ValueError(f"hosts {exp.hosts!r}: one of {', '.join(HOSTS)}")
+    if not all(0 < x <= 2000 for x in exp.rtt_classes_ms):
+        raise ValueError("rtt_classes_ms: RTTs in (0, 2000] ms")
+    if exp.reference and exp.reference not in names:
+        raise ValueError(f"reference {exp.reference!r} is not a qdisc of the experiment")
+    if exp.window and exp.hosts == "paper":
+        raise ValueError('hosts = "paper" sets its own window (16 KB): no window key')
+    for q in qdiscs:
+        for spec in (q.spec, q.ecn_spec):
+            expand_spec(spec, exp.rate_bps)
     return exp
+
+
+def _seeds(t: dict[str, Any]) -> tuple[list[int], list[int]]:
+    """The tuning and the reporting seeds of a file ("seed = N" is
+    tuning_seeds = [N]): positive, unique, the two sets disjoint."""
+    if "seed" in t and "tuning_seeds" in t:
+        raise ValueError("seed is short for tuning_seeds: give one of them")
+    tuning = [_get(t, "seed", int)] if "seed" in t else _get(t, "tuning_seeds", list, [])
+    reporting = _get(t, "reporting_seeds", list, [])
+    seeds = tuning + reporting
+    if not seeds:
+        raise ValueError("no seed: give tuning_seeds and/or reporting_seeds (or seed)")
+    if not all(isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in seeds):
+        raise ValueError("seeds are positive integers")
+    if len(set(seeds)) != len(seeds):
+        raise ValueError("a seed is listed twice (tuning and reporting seeds never meet)")
+    return tuning, reporting

@@ -1,12 +1,22 @@
-"""Plots and the summary table of a benchmark's results folder.
+"""Plots and the summary of a benchmark's results folder.
 
-For each (load, ecn) of the runs found in OUT: the response-time CDF up to
-2 s (the DCN paper's figures 9/11/13) and its CCDF over the whole range,
-the fraction of bytes by response size (figures 10/12/14), one line per
-qdisc; for each run, the downstream queue and the qdisc's own state over
-time (from aqmstat). summary.md is shaped like the DCN paper's table 1:
-loss, completed exchanges and link throughput per qdisc, with and without
-ECN, plus response-time quantiles and, for long flows, Jain's index.
+The runs of a cell (qdisc, load, ecn) are its replications, one per seed.
+Every figure is computed per run and reported as the mean over the seeds
+with its 95% confidence interval (aqmtools.bench.intervals); the qdiscs
+are compared with the experiment's reference qdisc paired by seed (the
+same seed offers the same workload to both), and each difference is
+called significant or within noise. Response-time quantiles count the
+exchanges cut off by the end of the drain at their elapsed time (a lower
+bound, marked ">=" where it makes the quantile one); unfinished exchanges
+are counted per response-size class. Offered load is measured (bytes
+requested over the measured window) and printed beside the nominal one.
+
+Plots, for each (load, ecn): the response-time CDF up to 2 s (the DCN
+paper's figures 9/11/13) and its CCDF over the whole range, the fraction
+of bytes by response size (figures 10/12/14), each pooled over the seeds;
+for each ECN setting, loss and the response-time quantiles against load
+with their intervals; for each run of the first seed, the downstream
+queue and the qdisc's own state over time (from aqmstat).
 
 Usage: python3 -m aqmtools.bench.report OUT
 """
@@ -16,6 +26,7 @@ from __future__ import annotations
 import math
 import sys
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +35,17 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
-from aqmtools.bench.stats import Run, bytes_by_size, cdf, jain, quantile, read_run
+from aqmtools.bench.intervals import Interval, mean_ci, paired
+from aqmtools.bench.stats import (
+    Exchange,
+    Run,
+    WebLog,
+    bytes_by_size,
+    cdf,
+    censored_quantile,
+    jain,
+    read_run,
+)
 
 # the qdisc's own state worth plotting beside the queue, per kind
 # (aqmstat JSON keys): the controller's output of each algorithm
@@ -38,12 +59,8 @@ STATE_KEYS = {
     "red": ("qave", "average queue"),
 }
 
-
-def _group(runs: list[Run]) -> dict[tuple[float, bool], list[Run]]:
-    groups: dict[tuple[float, bool], list[Run]] = defaultdict(list)
-    for r in runs:
-        groups[(r.meta["load"], r.meta["ecn"])].append(r)
-    return groups
+Cell = tuple[str, float, bool]
+Metric = Callable[[Run], float]
 
 
 def _tag(load: float, ecn: bool) -> str:
@@ -62,32 +79,170 @@ def _save(fig: Any, ax: Any, path: Path, title: str, grid: str = "major") -> Non
     plt.close(fig)
 
 
-def plot_group(out: Path, load: float, ecn: bool, runs: list[Run]) -> list[str]:
-    """The three comparison plots of one (load, ecn); their file names."""
+def seed_of(r: Run) -> int:
+    return int(r.meta.get("seed", 0))
+
+
+class Results:
+    """The runs of a results folder, by cell and seed, in the experiment's
+    order of qdiscs."""
+
+    def __init__(self, runs: list[Run]) -> None:
+        self.runs = runs
+        self.cells: dict[Cell, list[Run]] = defaultdict(list)
+        self.names: list[str] = []
+        for r in runs:
+            m = r.meta
+            self.cells[(m["qdisc"], m["load"], m["ecn"])].append(r)
+            if m["qdisc"] not in self.names:
+                self.names.append(m["qdisc"])
+        for group in self.cells.values():
+            group.sort(key=seed_of)
+        self.loads = sorted({r.meta["load"] for r in runs})
+        self.ecns = sorted({r.meta["ecn"] for r in runs})
+        self.seeds = sorted({seed_of(r) for r in runs})
+
+    def group(self, load: float, ecn: bool) -> list[list[Run]]:
+        """The cells of one (load, ecn), a list of runs per qdisc."""
+        return [self.cells[(n, load, ecn)] for n in self.names if (n, load, ecn) in self.cells]
+
+
+# --- per-run figures ------------------------------------------------------
+
+
+def measured_s(r: Run) -> float:
+    return float(r.meta["duration_s"] - r.meta["warmup_s"])
+
+
+def offered_load(r: Run) -> float:
+    """Bytes requested per second over the measured window, as a fraction
+    of the bottleneck (nan without web exchanges)."""
+    if not r.web.offered_bytes:
+        return math.nan
+    return 8 * r.web.offered_bytes / measured_s(r) / float(r.meta["rate_bps"])
+
+
+def rt_quantile(web: WebLog, q: float) -> tuple[float, bool]:
+    """Response-time quantile (ms) with the cut-off exchanges censored."""
+    v, lower = censored_quantile([e.seconds for e in web.done], web.censored_s, q)
+    return v * 1000, lower
+
+
+def _in_class(e: Exchange, lo: int, hi: int | None) -> bool:
+    return e.size > lo and (hi is None or e.size <= hi)
+
+
+def class_log(web: WebLog, lo: int, hi: int | None) -> WebLog:
+    """The exchanges of WEB whose response size is in (LO, HI]."""
+    done = [e for e in web.done if _in_class(e, lo, hi)]
+    cut = [e for e in web.cut if _in_class(e, lo, hi)]
+    return WebLog(done, 0, len(cut), 0, cut)
+
+
+METRICS: dict[str, Metric] = {
+    "loss %": lambda r: r.link.loss * 100,
+    "Mbit/s": lambda r: r.link.mbps,
+    "util %": lambda r: r.link.utilization * 100,
+    "offered %": lambda r: offered_load(r) * 100,
+    "completed": lambda r: float(len(r.web.done)),
+    "unfinished": lambda r: float(r.web.unfinished),
+    "RT p50 ms": lambda r: rt_quantile(r.web, 0.5)[0],
+    "RT p90 ms": lambda r: rt_quantile(r.web, 0.9)[0],
+    "RT p99 ms": lambda r: rt_quantile(r.web, 0.99)[0],
+    "Jain": lambda r: jain(r.goodputs),
+}
+# how each metric is printed, and the quantile it is (for the ">=" mark)
+FORMATS = {"loss %": ".2f", "Mbit/s": ".2f", "util %": ".1f", "offered %": ".1f", "Jain": ".3f"}
+QUANTILES = {"RT p50 ms": 0.5, "RT p90 ms": 0.9, "RT p99 ms": 0.99}
+
+
+def interval(runs: list[Run], metric: str) -> Interval:
+    return mean_ci([METRICS[metric](r) for r in runs])
+
+
+def cell_text(runs: list[Run], metric: str) -> str:
+    """The mean ± interval of METRIC over RUNS, ">=" before a quantile
+    that a censored exchange makes a lower bound in any run."""
+    text = interval(runs, metric).fmt(FORMATS.get(metric, ".0f"))
+    q = QUANTILES.get(metric)
+    if q is not None and text != "-" and any(rt_quantile(r.web, q)[1] for r in runs):
+        text = ">= " + text
+    return text
+
+
+# --- plots ----------------------------------------------------------------
+
+
+def plot_group(out: Path, load: float, ecn: bool, cells: list[list[Run]]) -> list[str]:
+    """The three comparison plots of one (load, ecn), pooled over the
+    seeds (cut-off exchanges at their elapsed time); their file names."""
     tag, what = _tag(load, ecn), _title(load, ecn)
     names = [f"rt-cdf-{tag}.png", f"rt-ccdf-{tag}.png", f"bytes-{tag}.png"]
-    cdfs = {r.meta["qdisc"]: cdf([e.seconds for e in r.web.done]) for r in runs}
+    pooled = {
+        runs[0].meta["qdisc"]: [e for r in runs for e in r.web.done + r.web.cut] for runs in cells
+    }
+    cdfs = {name: cdf([e.seconds for e in ex]) for name, ex in pooled.items() if ex}
+    seeds = len({seed_of(r) for runs in cells for r in runs})
+    note = f", {seeds} seeds pooled" if seeds > 1 else ""
 
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for name, (xs, ys) in cdfs.items():
         ax.plot(xs, ys, label=name)
     ax.set(xlim=(0, 2), ylim=(0, 1), xlabel="response time (s)", ylabel="cumulative fraction")
-    _save(fig, ax, out / names[0], f"Response times, {what}")
+    _save(fig, ax, out / names[0], f"Response times, {what}{note}")
 
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for name, (xs, ys) in cdfs.items():
         ax.plot(xs, [1 - y + 1 / len(ys) for y in ys], label=name)
     ax.set(xscale="log", yscale="log", xlabel="response time (s)", ylabel="fraction above")
-    _save(fig, ax, out / names[1], f"Response-time CCDF, {what}", grid="both")
+    _save(fig, ax, out / names[1], f"Response-time CCDF, {what}{note}", grid="both")
 
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    for r in runs:
-        sizes, frac = bytes_by_size(r.web.done)
-        ax.plot(sizes, frac, label=r.meta["qdisc"])
+    for name, ex in pooled.items():
+        sizes, frac = bytes_by_size(ex)
+        ax.plot(sizes, frac, label=name)
     ax.set(xscale="log", ylim=(0, 1), xlabel="response size (bytes)")
     ax.set(ylabel="fraction of bytes transferred")
-    _save(fig, ax, out / names[2], f"Bytes by response size, {what}")
+    _save(fig, ax, out / names[2], f"Bytes by response size, {what}{note}")
     return names
+
+
+def plot_intervals(out: Path, res: Results, ecn: bool) -> str | None:
+    """Loss and the response-time quantiles against load, a point per
+    qdisc and load with its 95% interval."""
+    if len(res.loads) < 2 and len(res.seeds) < 2:
+        return None
+    name = f"intervals-ecn{int(ecn)}.png"
+    metrics = ["loss %", "RT p50 ms", "RT p90 ms"]
+    fig, axes = plt.subplots(1, len(metrics), figsize=(5 * len(metrics), 4))
+    width = (
+        0.6
+        * min([b - a for a, b in zip(res.loads, res.loads[1:], strict=False)] or [0.1])
+        / max(1, len(res.names))
+    )
+    for ax, metric in zip(axes, metrics, strict=True):
+        for k, qname in enumerate(res.names):
+            pts = [
+                (
+                    ld + (k - len(res.names) / 2) * width,
+                    interval(res.cells[(qname, ld, ecn)], metric),
+                )
+                for ld in res.loads
+                if (qname, ld, ecn) in res.cells
+            ]
+            if not pts:
+                continue
+            xs = [x * 100 for x, _ in pts]
+            ys = [iv.mean for _, iv in pts]
+            err = [0.0 if math.isnan(iv.half) else iv.half for _, iv in pts]
+            ax.errorbar(xs, ys, yerr=err, fmt="o-", capsize=3, ms=3, lw=0.8, label=qname)
+        ax.set(xlabel="nominal load (%)", ylabel=metric)
+        ax.grid(alpha=0.3)
+    axes[0].legend(fontsize="small")
+    fig.suptitle(f"Means and 95% intervals over the seeds, {'ECN' if ecn else 'no ECN'}")
+    fig.savefig(out / name, dpi=100, bbox_inches="tight")
+    plt.close(fig)
+    return name
 
 
 def plot_state(out: Path, rundir: Path, run: Run) -> str | None:
@@ -111,29 +266,59 @@ def plot_state(out: Path, rundir: Path, run: Run) -> str | None:
     return name
 
 
-def _fmt(x: float, spec: str) -> str:
-    return "-" if math.isnan(x) else format(x, spec)
+# --- tables ---------------------------------------------------------------
 
 
-def rtt_table(group: list[Run]) -> list[str]:
-    """Response-time p50 / p90 (ms) by client host, hosts in order of RTT:
-    whether a qdisc favours short or long RTTs."""
-    rtts = group[0].meta["client_rtts_ms"]
-    hosts = sorted(range(1, len(rtts) + 1), key=lambda i: rtts[i - 1])
-    if not any(r.by_host for r in group):
+def main_table(cells: list[list[Run]]) -> list[str]:
+    cols = ["offered %", "loss %", "Mbit/s", "util %", "completed", "unfinished"]
+    cols += ["RT p50 ms", "RT p90 ms", "RT p99 ms"]
+    has_long = any(r.goodputs for runs in cells for r in runs)
+    if has_long:
+        cols.append("Jain")
+    lines = [
+        "| qdisc | seeds | " + " | ".join(cols) + " | marks | valid |",
+        "|---|---:|" + "---:|" * len(cols) + "---:|---|",
+    ]
+    for runs in cells:
+        marks = [r.link.marks for r in runs]
+        mark = "-" if any(m is None for m in marks) else mean_ci([float(m or 0) for m in marks])
+        valid = sum(bool(r.meta["valid"]) for r in runs)
+        lines.append(
+            f"| {runs[0].meta['qdisc']} | {len(runs)} | "
+            + " | ".join(cell_text(runs, c) for c in cols)
+            + f" | {mark if isinstance(mark, str) else mark.fmt('.0f')} | "
+            + f"{valid}/{len(runs)}{'' if valid == len(runs) else ' (netem dropped)'} |"
+        )
+    return [*lines, ""]
+
+
+PAIRED = ("loss %", "Mbit/s", "RT p50 ms", "RT p90 ms", "RT p99 ms", "unfinished")
+
+
+def paired_table(cells: list[list[Run]], reference: str) -> list[str]:
+    """Each qdisc minus the reference, paired by seed."""
+    ref = next((runs for runs in cells if runs[0].meta["qdisc"] == reference), None)
+    if ref is None or len(cells) < 2 or len({seed_of(r) for r in ref}) < 2:
         return []
     lines = [
-        "Response time p50 / p90 (ms) by client RTT:",
+        f"Paired by seed with {reference} (qdisc minus {reference}: mean difference and "
+        "its 95% interval over the common seeds; 'within noise' where the interval "
+        "contains 0):",
         "",
-        "| qdisc | " + " | ".join(f"{rtts[i - 1]:g} ms" for i in hosts) + " |",
-        "|---|" + "---:|" * len(hosts),
+        "| qdisc | seeds | " + " | ".join(PAIRED) + " |",
+        "|---|---:|" + "---|" * len(PAIRED),
     ]
-    for r in group:
-        cells = []
-        for i in hosts:
-            ms = [e.seconds * 1000 for e in r.by_host.get(i, [])]
-            cells.append(f"{_fmt(quantile(ms, 0.5), '.0f')} / {_fmt(quantile(ms, 0.9), '.0f')}")
-        lines.append(f"| {r.meta['qdisc']} | " + " | ".join(cells) + " |")
+    for runs in cells:
+        if runs is ref:
+            continue
+        row = []
+        n = 0
+        for metric in PAIRED:
+            f = METRICS[metric]
+            p = paired({seed_of(r): f(r) for r in ref}, {seed_of(r): f(r) for r in runs})
+            n = max(n, len(p.seeds))
+            row.append(p.verdict(FORMATS.get(metric, ".0f")))
+        lines.append(f"| {runs[0].meta['qdisc']} | {n} | " + " | ".join(row) + " |")
     return [*lines, ""]
 
 
@@ -142,143 +327,219 @@ def rtt_table(group: list[Run]) -> list[str]:
 SIZE_CLASSES = (
     (0, 10_000, "<= 10 KB"),
     (10_000, 100_000, "10-100 KB"),
-    (100_000, None, "> 100 KB"),
+    (100_000, 1_000_000, "100 KB-1 MB"),
+    (1_000_000, None, "> 1 MB"),
 )
 
 
-def size_table(group: list[Run]) -> list[str]:
-    """Response-time p50 / p90 (ms) and the count of exchanges per response
-    size class: whether a qdisc protects the short exchanges."""
-    if not any(r.web.done for r in group):
+def _quantile_cell(logs: list[WebLog]) -> str:
+    """Mean over the seeds of p50 / p90 (ms) of LOGS."""
+    cells = []
+    for q in (0.5, 0.9):
+        vals = [rt_quantile(w, q) for w in logs if w.done or w.cut]
+        iv = mean_ci([v for v, _ in vals])
+        text = "-" if iv.n == 0 else format(iv.mean, ".0f")
+        cells.append((">=" if any(lb for _, lb in vals) else "") + text)
+    return " / ".join(cells)
+
+
+def size_table(cells: list[list[Run]]) -> list[str]:
+    """Response time p50 / p90 (ms, mean over the seeds) per response-size
+    class, with the exchanges completed and cut off (summed over seeds)."""
+    if not any(r.web.done for runs in cells for r in runs):
         return []
     lines = [
-        "Response time p50 / p90 (ms) by response size (exchanges):",
+        "Response time p50 / p90 (ms, mean over the seeds) by response size; in brackets "
+        "the exchanges completed and those still unfinished at the end of the drain "
+        "(summed over the seeds):",
         "",
         "| qdisc | " + " | ".join(name for _, _, name in SIZE_CLASSES) + " |",
         "|---|" + "---:|" * len(SIZE_CLASSES),
     ]
-    for r in group:
-        cells = []
+    for runs in cells:
+        row = []
         for lo, hi, _ in SIZE_CLASSES:
-            ms = [
-                e.seconds * 1000
-                for e in r.web.done
-                if e.resp_bytes > lo and (hi is None or e.resp_bytes <= hi)
-            ]
-            cells.append(
-                f"{_fmt(quantile(ms, 0.5), '.0f')} / {_fmt(quantile(ms, 0.9), '.0f')} ({len(ms)})"
-            )
-        lines.append(f"| {r.meta['qdisc']} | " + " | ".join(cells) + " |")
+            logs = [class_log(r.web, lo, hi) for r in runs]
+            done = sum(len(w.done) for w in logs)
+            cut = sum(len(w.cut) for w in logs)
+            row.append(f"{_quantile_cell(logs)} ({done}, {cut} unfinished)")
+        lines.append(f"| {runs[0].meta['qdisc']} | " + " | ".join(row) + " |")
     return [*lines, ""]
 
 
-def long_flows_table(group: list[Run]) -> list[str]:
-    """The goodput (Mbit/s) of each long TCP flow and each UDP flow."""
-    if not any(r.goodputs or r.udp for r in group):
+def rtt_bands(cells: list[list[Run]]) -> list[tuple[float, float]]:
+    """RTT bands for the per-RTT table: the hosts' RTTs when every seed
+    has the same ones (fixed classes), else four equal bands of the range."""
+    rtts = {tuple(r.meta["client_rtts_ms"]) for runs in cells for r in runs}
+    if len(rtts) == 1:
+        vals = sorted(set(next(iter(rtts))))
+        return [(v, v) for v in vals]
+    lo = min(min(x) for x in rtts)
+    hi = max(max(x) for x in rtts)
+    step = (hi - lo) / 4 or 1.0
+    return [(lo + k * step, lo + (k + 1) * step) for k in range(4)]
+
+
+def _in_band(rtt: float, lo: float, hi: float, last: bool) -> bool:
+    """Whether RTT is in [LO, HI) (in [LO, HI] for the last band; equal to
+    LO for a fixed class, LO == HI)."""
+    if lo == hi:
+        return rtt == lo
+    return lo <= rtt < hi or (last and rtt == hi)
+
+
+def rtt_table(cells: list[list[Run]]) -> list[str]:
+    """Response-time p50 / p90 (ms) by client RTT: whether a qdisc favours
+    short or long RTTs (mean over the seeds of each band's quantiles)."""
+    if not any(r.by_host for runs in cells for r in runs):
+        return []
+    bands = rtt_bands(cells)
+
+    def label(b: tuple[float, float]) -> str:
+        return f"{b[0]:g} ms" if b[0] == b[1] else f"{b[0]:.0f}-{b[1]:.0f} ms"
+
+    lines = [
+        "Response time p50 / p90 (ms, mean over the seeds) by client RTT:",
+        "",
+        "| qdisc | " + " | ".join(label(b) for b in bands) + " |",
+        "|---|" + "---:|" * len(bands),
+    ]
+    for runs in cells:
+        row = []
+        for k, (lo, hi) in enumerate(bands):
+            logs = []
+            for r in runs:
+                rtts = r.meta["client_rtts_ms"]
+                hosts = [i for i in r.by_host if _in_band(rtts[i - 1], lo, hi, k == len(bands) - 1)]
+                done = [e for i in hosts for e in r.by_host[i].done]
+                cut = [e for i in hosts for e in r.by_host[i].cut]
+                logs.append(WebLog(done, 0, len(cut), 0, cut))
+            row.append(_quantile_cell(logs))
+        lines.append(f"| {runs[0].meta['qdisc']} | " + " | ".join(row) + " |")
+    return [*lines, ""]
+
+
+def long_flows_table(cells: list[list[Run]]) -> list[str]:
+    """The goodput (Mbit/s) of the long TCP flows and the UDP flows."""
+    if not any(r.goodputs or r.udp for runs in cells for r in runs):
         return []
     lines = [
-        "Long flows, goodput (Mbit/s):",
+        "Long flows, goodput (Mbit/s, mean ± 95% interval over the seeds): TCP in all, "
+        "the TCP flow that got least, UDP in all:",
         "",
-        "| qdisc | TCP flows | UDP flows |",
-        "|---|---|---|",
+        "| qdisc | TCP total | TCP lowest | UDP |",
+        "|---|---:|---:|---:|",
     ]
-    for r in group:
-        tcp = ", ".join(f"{x / 1e6:.2f}" for x in r.goodputs) or "-"
-        udp = ", ".join(f"{x / 1e6:.2f}" for x in r.udp) or "-"
-        lines.append(f"| {r.meta['qdisc']} | {tcp} | {udp} |")
+    for runs in cells:
+        tot = mean_ci([sum(r.goodputs) / 1e6 for r in runs if r.goodputs])
+        low = mean_ci([min(r.goodputs) / 1e6 for r in runs if r.goodputs])
+        udp = mean_ci([sum(r.udp) / 1e6 for r in runs if r.udp])
+        lines.append(
+            f"| {runs[0].meta['qdisc']} | {tot.fmt('.2f')} | {low.fmt('.2f')} | {udp.fmt('.2f')} |"
+        )
     return [*lines, ""]
 
 
-def table1(runs: list[Run]) -> list[str]:
+def table1(res: Results) -> list[str]:
     """The DCN paper's table 1: per qdisc and load, loss %, completed
-    exchanges and Mbit/s without and with ECN side by side ("-" where a
-    qdisc has no run of that kind)."""
-    by: dict[tuple[str, float], dict[bool, Run]] = defaultdict(dict)
-    names: list[str] = []
-    for r in runs:
-        by[(r.meta["qdisc"], r.meta["load"])][r.meta["ecn"]] = r
-        if r.meta["qdisc"] not in names:
-            names.append(r.meta["qdisc"])
-    loads = sorted({r.meta["load"] for r in runs})
-
-    def cells(r: Run | None) -> tuple[str, str, str]:
-        if r is None:
-            return "-", "-", "-"
-        return f"{r.link.loss * 100:.2f}", str(len(r.web.done)), f"{r.link.mbps:.2f}"
-
+    exchanges and Mbit/s without and with ECN side by side (means ± 95%
+    intervals over the seeds; "-" where a qdisc has no run of that kind)."""
     lines = [
         "| qdisc | load | loss % | loss % ECN | completed | completed ECN | Mbit/s | Mbit/s ECN |",
         "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for name in names:
-        for ld in loads:
-            runs_of = by.get((name, ld), {})
-            if not runs_of:
+    for name in res.names:
+        for ld in res.loads:
+            off = res.cells.get((name, ld, False), [])
+            on = res.cells.get((name, ld, True), [])
+            if not off and not on:
                 continue
-            off, on = cells(runs_of.get(False)), cells(runs_of.get(True))
-            lines.append(
-                f"| {name} | {ld:.0%} | {off[0]} | {on[0]} | {off[1]} | {on[1]} "
-                f"| {off[2]} | {on[2]} |"
-            )
+            row = [
+                cell_text(runs, metric) if runs else "-"
+                for metric in ("loss %", "completed", "Mbit/s")
+                for runs in (off, on)
+            ]
+            lines.append(f"| {name} | {ld:.0%} | " + " | ".join(row) + " |")
     return [*lines, ""]
 
 
-def specs(runs: list[Run]) -> list[str]:
-    """The tc words of every configuration, once each."""
-    seen: dict[tuple[str, bool], str] = {}
-    for r in runs:
-        seen.setdefault((r.meta["qdisc"], r.meta["ecn"]), r.meta["spec"])
+def specs(res: Results) -> list[str]:
+    """The tc words of every configuration, once each: as the experiment
+    gives them and, where they hold a time, as run."""
+    seen: dict[tuple[str, bool], tuple[str, str]] = {}
+    for r in res.runs:
+        m = r.meta
+        seen.setdefault((m["qdisc"], m["ecn"]), (m.get("spec_template", m["spec"]), m["spec"]))
+    lines = []
+    for (name, ecn), (template, spec) in seen.items():
+        shown = f"`{spec}`" if template == spec else f"`{template}`, at this rate `{spec}`"
+        lines.append(f"- {name}{' (ECN runs)' if ecn else ''}: {shown}")
+    return [*lines, ""]
+
+
+def header(res: Results) -> list[str]:
+    m = res.runs[0].meta
+    sets = sorted({r.meta.get("seed_set", "tuning") for r in res.runs})
+    rtts = {tuple(r.meta["client_rtts_ms"]) for r in res.runs}
+    rtt_text = (
+        f"client RTTs {', '.join(f'{x:g}' for x in next(iter(rtts)))} ms"
+        if len(rtts) == 1
+        else f"client RTTs drawn per seed ({min(min(x) for x in rtts):g}-"
+        f"{max(max(x) for x in rtts):g} ms)"
+    )
+    hosts = m.get("hosts", "linux")
+    prof = ", ".join([*m.get("host_sysctls", []), m.get("host_route", "")]).strip(", ")
     return [
-        f"- {name}{' (ECN runs)' if ecn else ''}: `{spec}`" for (name, ecn), spec in seen.items()
-    ] + [""]
+        f"Experiment `{m['experiment']}`: bottleneck {m['rate_bps'] / 1e6:g} Mbit/s, "
+        f"{m['duration_s']:g} s per run ({m['warmup_s']:g} s warm-up, then a drain of at most "
+        f"{m.get('drain_s', 2):g} s), workload {m.get('workload', 'web')}, end hosts "
+        f"`{hosts}` ({prof or 'the kernel defaults'}, {m.get('cc', 'reno')}), {rtt_text}. "
+        f"Seeds: {', '.join(map(str, res.seeds))} ({' and '.join(sets)}"
+        f"{'' if sets == ['reporting'] else ': NOT for claims'}).",
+        "",
+        "Each figure is the mean over the seeds ± the half width of its 95% confidence "
+        "interval (Student t, n - 1 degrees of freedom). Loss, marks, Mbit/s and utilization "
+        "are those of the downstream bottleneck (server to client) over the measured window. "
+        "Response times count the exchanges cut off by the end of the drain at their elapsed "
+        "time; '>=' marks a quantile that this makes a lower bound. 'offered %' is the bytes "
+        "requested over the measured window, against the nominal load of the heading.",
+        "",
+    ]
 
 
-def summary(runs: list[Run], plots: dict[tuple[float, bool], list[str]]) -> str:
-    """The markdown summary: the overview of the DCN paper's table 1 when
-    the experiment has more than one (load, ecn), then one table per
-    (load, ecn)."""
-    lines = ["# Benchmark summary", ""]
-    if runs:
-        m = runs[0].meta
-        lines += [
-            f"Experiment `{m['experiment']}`: bottleneck {m['rate_bps'] / 1e6:g} Mbit/s, "
-            f"{m['duration_s']:g} s per run ({m['warmup_s']:g} s warm-up), client RTTs "
-            f"{', '.join(f'{x:g}' for x in m['client_rtts_ms'])} ms. Loss, marks, Mbit/s and "
-            "utilization are those of the downstream bottleneck (server to client), over the "
-            "measured window.",
-            "",
-        ]
-        lines += ["Configurations:", "", *specs(runs)]
-    if len(_group(runs)) > 1:
+def summary(res: Results, plots: dict[tuple[float, bool], list[str]], extra: list[str]) -> str:
+    """The markdown summary."""
+    lines = ["# Benchmark summary", "", *header(res), "Configurations:", "", *specs(res)]
+    reference = res.runs[0].meta.get("reference") or res.names[0]
+    if len(res.loads) * len(res.ecns) > 1:
         lines += ["## Loss, completed exchanges, throughput (the DCN paper's table 1)", ""]
-        lines += table1(runs)
-    for (load, ecn), group in sorted(_group(runs).items()):
-        lines += [f"## {_title(load, ecn)}", ""]
-        lines.append(
-            "| qdisc | loss % | marks | completed | Mbit/s | util % "
-            "| RT p50 ms | RT p90 ms | RT p99 ms | users | Jain | valid |"
-        )
-        lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
-        for r in group:
-            rts = [e.seconds * 1000 for e in r.web.done]
-            lk = r.link
-            lines.append(
-                f"| {r.meta['qdisc']} | {lk.loss * 100:.2f} | "
-                f"{'-' if lk.marks is None else lk.marks} | {len(r.web.done)} | {lk.mbps:.2f} | "
-                f"{lk.utilization * 100:.1f} | {_fmt(quantile(rts, 0.5), '.0f')} | "
-                f"{_fmt(quantile(rts, 0.9), '.0f')} | {_fmt(quantile(rts, 0.99), '.0f')} | "
-                f"{r.meta['users']} | {_fmt(jain(r.goodputs), '.3f')} | "
-                f"{'yes' if r.meta['valid'] else 'NO (netem dropped)'} |"
-            )
-        lines.append("")
-        lines += rtt_table(group)
-        lines += size_table(group)
-        lines += long_flows_table(group)
-        for r in group:
-            for name, text in sorted(r.flent.items()):
-                lines += [f"flent {name}, {r.meta['qdisc']}:", "", "```", text.rstrip(), "```", ""]
-        lines += [f"![{p}]({p})" for p in plots.get((load, ecn), [])]
-        lines.append("")
+        lines += table1(res)
+    lines += [f"![{p}]({p})" for p in extra]
+    lines.append("")
+    for ld in res.loads:
+        for ecn in res.ecns:
+            cells = res.group(ld, ecn)
+            if not cells:
+                continue
+            lines += [f"## {_title(ld, ecn)}", ""]
+            lines += main_table(cells)
+            lines += paired_table(cells, reference)
+            lines += rtt_table(cells)
+            lines += size_table(cells)
+            lines += long_flows_table(cells)
+            for runs in cells:
+                r = runs[0]
+                for name, text in sorted(r.flent.items()):
+                    lines += [
+                        f"flent {name}, {r.meta['qdisc']} (seed {seed_of(r)}):",
+                        "",
+                        "```",
+                        text.rstrip(),
+                        "```",
+                        "",
+                    ]
+            lines += [f"![{p}]({p})" for p in plots.get((ld, ecn), [])]
+            lines.append("")
     return "\n".join(lines)
 
 
@@ -288,23 +549,28 @@ def main(argv: list[str]) -> int:
         return 1
     out = Path(argv[1])
     rundirs = sorted(p.parent for p in out.glob("*/run.json"))
-    # in the experiment's order (its qdiscs as listed), not by name
     runs = [read_run(d) for d in rundirs]
+    # in the experiment's order (its qdiscs as listed), not by name
     order = sorted(range(len(runs)), key=lambda i: runs[i].meta.get("order", 0))
     rundirs, runs = [rundirs[i] for i in order], [runs[i] for i in order]
     if not runs:
         print(f"no runs in {out}", file=sys.stderr)
         return 1
+    res = Results(runs)
     # the response-time plots need web exchanges (not in flent or
     # long-flow experiments)
-    plots = {
-        (load, ecn): plot_group(out, load, ecn, group)
-        for (load, ecn), group in _group(runs).items()
-        if all(r.web.done for r in group)
-    }
+    plots = {}
+    for ld in res.loads:
+        for ecn in res.ecns:
+            cells = res.group(ld, ecn)
+            if cells and all(r.web.done for runs in cells for r in runs):
+                plots[(ld, ecn)] = plot_group(out, ld, ecn, cells)
+    extra = [p for e in res.ecns if (p := plot_intervals(out, res, e))]
+    first = res.seeds[0]
     for d, r in zip(rundirs, runs, strict=True):
-        plot_state(out, d, r)
-    (out / "summary.md").write_text(summary(runs, plots) + "\n")
+        if seed_of(r) == first:
+            plot_state(out, d, r)
+    (out / "summary.md").write_text(summary(res, plots, extra) + "\n")
     print((out / "summary.md").read_text())
     return 0
 

@@ -1,17 +1,24 @@
 """Run an experiment on the netns testbed (inside the test VM, as root).
 
-For each (load, ecn, qdisc) of the experiment: the qdisc goes on both
-bottlenecks, aqmstat samples both every 10 ms, the workload runs for the
-experiment's duration, and everything lands in OUT/<run>/: the webgen
-logs, iperf3 JSON, aqmstat JSON lines, tc -s -j of the bottleneck and of
-every netem before and after, and run.json with what was run. A run whose
-netem dropped a packet is marked invalid (netem must never be the
-bottleneck). Loads are calibrated first, the papers' way: a population
-of calibrate_users on the uncongested bottleneck (ten times the rate)
-gives the load one user offers, and each load's population follows.
+For each (seed, load, ecn, qdisc) of the experiment: the access links
+take the seed's RTTs, the qdisc goes on both bottlenecks, aqmstat samples
+both every 10 ms, the workload runs for the experiment's duration and then
+drains (no new exchange; those under way get the drain's time to finish),
+and everything lands in OUT/<run>/: the webgen logs, iperf3 JSON, aqmstat
+JSON lines, tc -s -j of the bottleneck and of every netem before and
+after, and run.json with what was run. A run whose netem dropped a packet
+is marked invalid (netem must never be the bottleneck). Loads are
+calibrated first, the papers' way: a population of calibrate_users on the
+uncongested bottleneck (ten times the rate) gives the load one user
+offers (the bytes it requests, whether or not they arrive), and each
+load's population follows. The calibration is kept in OUT and reused
+when more runs are added to OUT later (an experiment run in parts).
 
-Usage: python3 -m aqmtools.bench.run EXPERIMENT.toml OUT TOOLS_DIR [--only NAME]
+Usage: python3 -m aqmtools.bench.run EXPERIMENT.toml OUT TOOLS_DIR
+           [--only NAME]... [--run RUN]... [--seeds tuning|reporting|all] [--seed N]...
   TOOLS_DIR: where webgen and aqmstat were built (scripts/bench)
+  --seeds: which of the experiment's seed sets to run (default: the
+  reporting seeds, or the tuning seeds of an experiment without any)
 """
 
 from __future__ import annotations
@@ -63,8 +70,8 @@ def tc_json(namespace: str, dev: str) -> Any:
     return json.loads(sh(["tc", "-n", namespace, "-s", "-j", "qdisc", "show", "dev", dev]) or "[]")
 
 
-def run_name(q: Qdisc, load_: float, ecn: bool) -> str:
-    return f"{q.name}-load{round(load_ * 100)}-ecn{int(ecn)}"
+def run_name(q: Qdisc, load_: float, ecn: bool, seed: int) -> str:
+    return f"{q.name}-load{round(load_ * 100)}-ecn{int(ecn)}-s{seed}"
 
 
 def users_for(load_: float, rate_bps: int, per_user_bps: float) -> int:
@@ -84,7 +91,8 @@ class Bench:
         self.exp = exp
         self.out = out
         self.tools = tools
-        self.tb: Testbed = testbed.make(exp, f"wb{os.getpid()}")
+        self.seed = exp.seed
+        self.tb: Testbed = testbed.make(exp, f"wb{os.getpid()}", self.seed)
         self.procs: list[subprocess.Popen[bytes]] = []
         self.samplers: list[subprocess.Popen[bytes]] = []
         # kind -> the module file loaded for it by use_module()
@@ -139,6 +147,13 @@ class Bench:
                 sh(["kill", *pids], check=False)
         run_all(testbed.teardown(self.tb), check=False)
 
+    def use_seed(self, seed: int) -> None:
+        """The access links' RTTs of SEED."""
+        if seed != self.seed:
+            self.tb, cmds = testbed.reseed(self.tb, self.exp, seed)
+            run_all(cmds)
+            self.seed = seed
+
     def netem_drops(self) -> int:
         drops = 0
         for name, dev in testbed.netem_qdiscs(self.tb):
@@ -156,13 +171,21 @@ class Bench:
                 continue
             cmd = ns(c.ns, webgen, "client", "-s", servers, "-u", str(n), "-d", f"{duration:g}")
             cmd += ["-w", f"{self.exp.warmup_s:g}", "--seed", str(seed * 1000 + i)]
+            cmd += ["-g", f"{self.exp.drain_s:g}", "--model", self.model]
             cmd += ["-o", str(rundir / f"web-c{i}.csv")]
             self.spawn(cmd, stderr=rundir / f"web-c{i}.err")
 
-    def start_long(self, duration: float, rundir: Path) -> None:
+    @property
+    def model(self) -> str:
+        """webgen's workload model."""
+        return "closed" if self.exp.workload.startswith("closed") else "web"
+
+    def start_long(self, duration: float, rundir: Path, seed: int) -> None:
         """long_flows bulk TCP flows (iperf3), spread over the client hosts
-        so that they have different RTTs, and the unresponsive UDP flow."""
+        so that they have different RTTs, and the unresponsive UDP flow,
+        each starting at its seeded offset and ending with the run."""
         flows = [("tcp", k) for k in range(self.exp.long_flows)]
+        starts = self.exp.long_starts_s(seed)
         if self.exp.udp_rate_bps:
             flows.append(("udp", len(flows)))
         for _, k in flows:
@@ -174,11 +197,12 @@ class Bench:
             client = self.tb.clients[k % len(self.tb.clients)]
             # the server sends (-R), as web servers do: downstream bottleneck
             cmd = ns(client.ns, "iperf3", "-c", server.addr, "-p", str(IPERF_PORT + k), "-R")
-            cmd += ["-t", f"{duration:g}", "-J"]
+            cmd += ["-t", f"{duration - starts[k]:g}", "-J"]
             if proto == "udp":
                 cmd += ["-u", "-b", str(self.exp.udp_rate_bps), "-l", "1400"]
             else:
                 cmd += ["-C", self.exp.cc]
+            cmd = ["sh", "-c", f'sleep {starts[k]:g}; exec "$@"', "sh", *cmd]
             self.spawn(cmd, stdout=rundir / f"iperf-{proto}{k}.json")
 
     def run_flent(self, test: str, q: Qdisc, duration: float, rundir: Path) -> int:
@@ -256,23 +280,40 @@ class Bench:
         return snap
 
     def calibrate(self) -> float:
-        """Bits per second one web user offers, on the uncongested link."""
+        """Bits per second one web user offers (requests), on the
+        uncongested link with the calibration seed's testbed; the one
+        OUT holds already, when more runs are added to it."""
         rundir = self.out / "calibration"
+        saved = rundir / "calibration.json"
+        if saved.exists():
+            info = json.loads(saved.read_text())
+            log(f"calibration: {info['per_user_bps'] / 1000:.1f} kbit/s per user (kept)")
+            return float(info["per_user_bps"])
         rundir.mkdir(parents=True, exist_ok=True)
+        self.use_seed(self.exp.seed)
         run_all(testbed.set_rate(self.tb, self.exp.rate_bps * testbed.UNCONGESTED_FACTOR))
         run_all(testbed.set_qdisc(self.tb, "pfifo limit 1000"))
         users = self.exp.calibrate_users
         log(f"calibration: {users} users on {testbed.UNCONGESTED_FACTOR}x the bottleneck")
         self.start_web(users, self.exp.duration_s, self.exp.seed, rundir)
-        self.wait_all(self.exp.duration_s + 30)
-        received = 0
+        self.wait_all(self.exp.duration_s + self.exp.drain_s + 30)
+        requested = received = 0
         for f in rundir.glob("web-c*.csv"):
+            requested += requested_bytes(f.read_text())
             received += received_bytes(f.read_text())
         measured_s = self.exp.duration_s - self.exp.warmup_s
-        per_user = 8 * received / measured_s / users
+        per_user = 8 * requested / measured_s / users
         run_all(testbed.set_rate(self.tb, self.exp.rate_bps))
-        info = {"users": users, "seconds": measured_s, "bytes": received, "per_user_bps": per_user}
-        (rundir / "calibration.json").write_text(json.dumps(info, indent=1) + "\n")
+        info = {
+            "users": users,
+            "seconds": measured_s,
+            "seed": self.exp.seed,
+            "model": self.model,
+            "bytes": requested,
+            "received_bytes": received,
+            "per_user_bps": per_user,
+        }
+        saved.write_text(json.dumps(info, indent=1) + "\n")
         log(f"calibration: {per_user / 1000:.1f} kbit/s per user")
         if per_user <= 0:
             raise RuntimeError("calibration: the web population received nothing")
@@ -302,13 +343,15 @@ class Bench:
         log(f"{q.name}: {want}")
 
     def one(
-        self, q: Qdisc, load_: float, ecn: bool, per_user_bps: float, order: int = 0
+        self, q: Qdisc, load_: float, ecn: bool, seed: int, per_user_bps: float, order: int = 0
     ) -> dict[str, Any]:
-        rundir = self.out / run_name(q, load_, ecn)
+        rundir = self.out / run_name(q, load_, ecn, seed)
         rundir.mkdir(parents=True, exist_ok=True)
         self.use_module(q)
+        self.use_seed(seed)
         run_all(testbed.set_ecn(self.tb, ecn))
-        run_all(testbed.set_qdisc(self.tb, q.spec_for(ecn)))
+        spec = q.spec_for(ecn, self.exp.rate_bps)
+        run_all(testbed.set_qdisc(self.tb, spec))
         before = self.snapshot()
         users = 0
         d = self.exp.duration_s
@@ -317,13 +360,13 @@ class Bench:
         # the measured window is placed on the wall clock (aqmstat's "wall"),
         # from just before the first workload process starts
         start_wall = time.time()
-        if "web" in self.exp.workload:
+        if self.exp.uses_webgen:
             users = users_for(load_, self.exp.rate_bps, per_user_bps)
-            self.start_web(users, d, self.exp.seed, rundir)
+            self.start_web(users, d, seed, rundir)
         if "long" in self.exp.workload:
-            self.start_long(d, rundir)
+            self.start_long(d, rundir, seed)
         flent_codes = [self.run_flent(t, q, d, rundir) for t in self.exp.flent_tests]
-        codes = self.wait_all(d + 30) + flent_codes
+        codes = self.wait_all(d + self.exp.drain_s + 30) + flent_codes
         end_wall = time.time()
         # quiet for a second, so that the samplers' last record is of the
         # idle qdisc, as tc-after.json
@@ -334,9 +377,19 @@ class Bench:
             "experiment": self.exp.name,
             "order": order,
             "qdisc": q.name,
-            "spec": q.spec_for(ecn),
+            "spec": spec,
+            "spec_template": q.template_for(ecn),
             "load": load_,
             "ecn": ecn,
+            "seed": seed,
+            "seed_set": "reporting" if seed in self.exp.reporting_seeds else "tuning",
+            "reference": self.exp.reference_qdisc(),
+            "workload": self.exp.workload,
+            "hosts": self.exp.hosts,
+            "host_sysctls": testbed.host_profile(self.exp)[0],
+            "host_route": testbed.host_profile(self.exp)[1].strip(),
+            "cc": self.exp.cc,
+            "drain_s": self.exp.drain_s,
             "users": users,
             # flent runs its tests one after the other
             "duration_s": d * max(1, len(self.exp.flent_tests)),
@@ -362,6 +415,23 @@ def eta_s(spent: float, done: int, total: int, duration: float) -> float:
     return per_run * (total - done)
 
 
+def requested_bytes(csv_text: str) -> int:
+    """Response bytes requested by the measured exchanges of a webgen log
+    (warm-up excluded), whether they completed, failed or were cut off:
+    the load offered."""
+    lines = csv_text.splitlines()
+    if not lines:
+        return 0
+    cols = lines[0].split(",")
+    i_size, i_status = cols.index("req_size"), cols.index("status")
+    total = 0
+    for line in lines[1:]:
+        f = line.split(",")
+        if len(f) == len(cols) and f[i_status] != "warmup":
+            total += int(f[i_size])
+    return total
+
+
 def received_bytes(csv_text: str) -> int:
     """Response bytes of the completed, measured exchanges of a webgen log
     (warm-up excluded)."""
@@ -378,6 +448,23 @@ def received_bytes(csv_text: str) -> int:
     return total
 
 
+def select_seeds(exp: Experiment, which: str, only: list[int]) -> list[int]:
+    """The seeds to run: a set of the experiment's (default its reporting
+    seeds, or its tuning seeds when it has none), narrowed to ONLY."""
+    which = which or ("reporting" if exp.reporting_seeds else "tuning")
+    seeds = {
+        "tuning": exp.tuning_seeds,
+        "reporting": exp.reporting_seeds,
+        "all": exp.seeds,
+    }[which]
+    if only:
+        unknown = set(only) - set(exp.seeds)
+        if unknown:
+            raise SystemExit(f"seeds {sorted(unknown)} are not the experiment's")
+        seeds = [s for s in exp.seeds if s in only]
+    return seeds
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("experiment", type=Path)
@@ -385,13 +472,16 @@ def main(argv: list[str]) -> int:
     ap.add_argument("tools", type=Path)
     ap.add_argument("--only", action="append", default=[], help="run only these qdisc names")
     ap.add_argument(
-        "--run", action="append", default=[], help="run only these runs (NAME-loadL-ecnE)"
+        "--run", action="append", default=[], help="run only these runs (NAME-loadL-ecnE-sSEED)"
     )
+    ap.add_argument("--seeds", choices=("tuning", "reporting", "all"), default="")
+    ap.add_argument("--seed", type=int, action="append", default=[], help="only these seeds")
     a = ap.parse_args(argv[1:])
     exp = load(a.experiment.read_text(encoding="utf-8"))
+    seeds = select_seeds(exp, a.seeds, a.seed)
     runs = [
         r
-        for r in exp.runs()
+        for r in exp.runs(seeds)
         if (not a.only or r[0].name in a.only) and (not a.run or run_name(*r) in a.run)
     ]
     if not runs:
@@ -402,13 +492,15 @@ def main(argv: list[str]) -> int:
     t0 = time.monotonic()
     try:
         bench.up(exp.ecn[0])
-        per_user = bench.calibrate() if "web" in exp.workload else 0.0
+        per_user = bench.calibrate() if exp.uses_webgen else 0.0
         t_runs = time.monotonic()
-        for n, (q, load_, ecn) in enumerate(runs, 1):
+        every = exp.runs()
+        for n, (q, load_, ecn, seed) in enumerate(runs, 1):
             done = time.monotonic() - t0
             eta = eta_s(time.monotonic() - t_runs, n - 1, len(runs), exp.duration_s)
-            log(f"run {n}/{len(runs)}: {run_name(q, load_, ecn)} ({done:.0f} s, ~{eta:.0f} s left)")
-            meta = bench.one(q, load_, ecn, per_user, exp.runs().index((q, load_, ecn)))
+            name = run_name(q, load_, ecn, seed)
+            log(f"run {n}/{len(runs)}: {name} ({done:.0f} s, ~{eta:.0f} s left)")
+            meta = bench.one(q, load_, ecn, seed, per_user, every.index((q, load_, ecn, seed)))
             if not meta["valid"]:
                 log(f"  netem dropped {meta['netem_drops']} packets: run marked invalid")
     finally:

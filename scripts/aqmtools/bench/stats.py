@@ -2,7 +2,11 @@
 
 Response time is the DCN paper's: from the request (connection set-up
 included) to the last byte of the response; exchanges started in the
-warm-up are left out, as are those unfinished at the end (counted apart).
+warm-up are left out. Nothing after it is: an exchange still unfinished
+when the run's drain ends is censored at its elapsed time (webgen logs
+the drain's end as its end_us), which is a lower bound of its response
+time, and the quantiles count it (censored_quantile says when that makes
+a quantile a lower bound itself).
 Loss, marks and utilization come from the bottleneck qdisc's own counters
 (tc -s -j before and after the run), in the downstream direction, which
 carries the responses.
@@ -13,7 +17,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,11 +27,19 @@ MARK_KEYS = ("marks", "marked", "ecn_mark")
 
 @dataclass(frozen=True)
 class Exchange:
-    """One request/response of the web workload."""
+    """One request/response of the web workload (of an unfinished one,
+    end_us is when it was cut off and resp_bytes what had arrived)."""
 
     start_us: int
     end_us: int
     resp_bytes: int
+    # the response size asked for (0 in logs from before webgen logged it)
+    req_size: int = 0
+
+    @property
+    def size(self) -> int:
+        """The response's size: asked for, or received in old logs."""
+        return self.req_size or self.resp_bytes
 
     @property
     def seconds(self) -> float:
@@ -42,24 +54,36 @@ class WebLog:
     warmup: int
     unfinished: int
     errors: int
+    # the unfinished exchanges whose cut-off time was logged (censored)
+    cut: list[Exchange] = field(default_factory=list)
+    # response bytes requested by the measured exchanges (any outcome)
+    offered_bytes: int = 0
+
+    @property
+    def censored_s(self) -> list[float]:
+        return [e.seconds for e in self.cut]
 
 
 def read_web(texts: list[str]) -> WebLog:
     """Parse webgen client logs (CSV with a header line)."""
     done: list[Exchange] = []
+    cut: list[Exchange] = []
     counts = {"warmup": 0, "unfinished": 0, "error": 0}
+    offered = 0
     for text in texts:
         for row in csv.DictReader(io.StringIO(text)):
             status = row["status"]
-            if status == "ok":
-                done.append(
-                    Exchange(int(row["start_us"]), int(row["end_us"]), int(row["resp_bytes"]))
-                )
-            elif status in counts:
-                counts[status] += 1
-            else:
+            if status not in counts and status != "ok":
                 raise ValueError(f"unknown webgen status {status!r}")
-    return WebLog(done, counts["warmup"], counts["unfinished"], counts["error"])
+            size = int(row.get("req_size") or 0)
+            if status != "warmup":
+                offered += size
+            if status == "ok" or (status == "unfinished" and row["end_us"]):
+                e = Exchange(int(row["start_us"]), int(row["end_us"]), int(row["resp_bytes"]), size)
+                (done if status == "ok" else cut).append(e)
+            if status != "ok":
+                counts[status] += 1
+    return WebLog(done, counts["warmup"], counts["unfinished"], counts["error"], cut, offered)
 
 
 def cdf(values: list[float]) -> tuple[list[float], list[float]]:
@@ -78,17 +102,28 @@ def quantile(values: list[float], q: float) -> float:
     return xs[rank - 1]
 
 
+def censored_quantile(done: list[float], cut: list[float], q: float) -> tuple[float, bool]:
+    """The Q-quantile of response times when the exchanges of CUT were cut
+    off after the times given (their response times are at least those):
+    the quantile of both together, and whether it is only a lower bound,
+    which it is when a censored time lies at or below it (that exchange's
+    true time may lie above, and would move the quantile up)."""
+    value = quantile(done + cut, q)
+    return value, any(c <= value for c in cut)
+
+
 def bytes_by_size(exchanges: list[Exchange]) -> tuple[list[int], list[float]]:
     """The DCN paper's figures 10/12/14: response sizes in increasing order
-    and the fraction of all response bytes carried by responses up to each
-    size."""
-    sizes = sorted(e.resp_bytes for e in exchanges)
-    total = sum(sizes)
+    and the fraction of all response bytes transferred by responses up to
+    each size (an unfinished exchange counts what it received, at the size
+    it asked for)."""
+    pairs = sorted((e.size, e.resp_bytes) for e in exchanges)
+    total = sum(b for _, b in pairs)
     acc, frac = 0, []
-    for s in sizes:
-        acc += s
+    for _, b in pairs:
+        acc += b
         frac.append(acc / total if total else 0.0)
-    return sizes, frac
+    return [s for s, _ in pairs], frac
 
 
 def jain(rates: list[float]) -> float:
@@ -206,7 +241,7 @@ class Run:
     flent: dict[str, str]
     # the measured exchanges of each client host (1-based, as web-cN.csv),
     # whose RTT is meta["client_rtts_ms"][N - 1]
-    by_host: dict[int, list[Exchange]]
+    by_host: dict[int, WebLog]
     # aqmstat's records of the downstream bottleneck (empty without them)
     samples: list[dict[str, Any]]
     # goodput of the unresponsive UDP flows, bit/s
@@ -217,7 +252,7 @@ def read_run(rundir: Path) -> Run:
     meta = json.loads((rundir / "run.json").read_text())
     logs = {int(p.stem[len("web-c") :]): p.read_text() for p in rundir.glob("web-c*.csv")}
     web = read_web([logs[i] for i in sorted(logs)])
-    by_host = {i: read_web([text]).done for i, text in logs.items()}
+    by_host = {i: read_web([text]) for i, text in logs.items()}
     before = json.loads((rundir / "tc-before.json").read_text())
     after = json.loads((rundir / "tc-after.json").read_text())
     # over the measured window when aqmstat covered it: the snapshots

@@ -70,11 +70,12 @@ class Testbed:
         return [(self.right, "br0", "down"), (self.left, "bl0", "up")]
 
 
-def make(exp: Experiment, prefix: str) -> Testbed:
-    """The hosts of EXP's testbed, namespaces named PREFIX-*."""
+def make(exp: Experiment, prefix: str, seed: int | None = None) -> Testbed:
+    """The hosts of EXP's testbed on SEED (default the calibration's),
+    namespaces named PREFIX-*."""
     clients = [
         Host(f"{prefix}-c{i}", f"10.1.{i}.2", rtt)
-        for i, rtt in enumerate(exp.client_rtts_ms(), start=1)
+        for i, rtt in enumerate(exp.client_rtts_ms(seed), start=1)
     ]
     servers = [Host(f"{prefix}-s{j}", f"10.2.{j}.2", 0.0) for j in range(1, exp.servers + 1)]
     return Testbed(prefix, clients, servers)
@@ -118,6 +119,38 @@ def _htb_class(ns: str, dev: str, verb: str, rate_bps: int) -> Cmd:
     )
 
 
+# The end hosts' TCP, per experiment (hosts = "..."): sysctls of every end
+# host's namespace and options of its default route.
+#   linux: today's defaults: initial window 10, SACK, the experiment's cc
+#     (cubic or reno), minimum RTO 200 ms; nothing changed.
+#   paper: the papers' end hosts as closely as Linux allows (the DCN and
+#     AQM/ECN papers ran FreeBSD 4.x): a 16 KB window (the route's window
+#     clamp), a 1 s minimum RTO (RFC 2988 as those stacks had it), an
+#     initial window of 2 segments (RFC 2414's for 1460-byte segments), no
+#     SACK and no D-SACK, and no RACK loss detection (tcp_recovery = 0:
+#     three duplicate ACKs, as Reno's fast retransmit); the cc is the
+#     experiment's (reno for the papers).
+PAPER_WINDOW = 16384
+HOST_PROFILES: dict[str, tuple[list[str], str]] = {
+    "linux": ([], ""),
+    "paper": (
+        ["net.ipv4.tcp_sack=0", "net.ipv4.tcp_dsack=0", "net.ipv4.tcp_recovery=0"],
+        f" window {PAPER_WINDOW} initcwnd 2 rto_min 1000ms",
+    ),
+}
+
+
+def host_profile(exp: Experiment) -> tuple[list[str], str]:
+    """(sysctls, default-route options) of EXP's end hosts."""
+    sysctls, route = HOST_PROFILES[exp.hosts]
+    # window: the largest receive window an end host advertises (route
+    # metric RTAX_WINDOW clamps the connection's window), as the DCN paper's
+    # testbed ran every end system with a 16 KB TCP window (section 4)
+    if exp.window:
+        route += f" window {exp.window}"
+    return sysctls, route
+
+
 def _leaf(ns: str, dev: str, spec: str) -> Cmd:
     return _ns(ns, f"tc qdisc add dev {dev} parent 1:1 handle 10: {spec}")
 
@@ -141,30 +174,41 @@ def setup(tb: Testbed, exp: Experiment, ecn: bool) -> list[Cmd]:
     cmds += [_ns(r, "sysctl -qw net.ipv4.ip_forward=1") for r in (tb.left, tb.right)]
     cmds.append(_ns(tb.left, "ip route add 10.2.0.0/16 via 10.0.0.2"))
     cmds.append(_ns(tb.right, "ip route add 10.1.0.0/16 via 10.0.0.1"))
-    # window: the largest receive window an end host advertises (route
-    # metric RTAX_WINDOW clamps the connection's window), as the DCN paper's
-    # testbed ran every end system with a 16 KB TCP window (section 4)
-    window = f" window {exp.window}" if exp.window else ""
+    sysctls, route = host_profile(exp)
     for i, h in enumerate(tb.clients + tb.servers):
         gw = "10.1" if i < len(tb.clients) else "10.2"
         subnet = h.addr.split(".")[2]
         cmds += [
-            _ns(h.ns, f"ip route add default via {gw}.{subnet}.1{window}"),
+            _ns(h.ns, f"ip route add default via {gw}.{subnet}.1{route}"),
             _ns(h.ns, f"sysctl -qw net.ipv4.tcp_ecn={int(ecn)}"),
             _ns(h.ns, f"sysctl -qw net.ipv4.tcp_congestion_control={exp.cc}"),
             # no ssthresh or RTT carried from one run to the next
             _ns(h.ns, "sysctl -qw net.ipv4.tcp_no_metrics_save=1"),
         ]
-    for i, c in enumerate(tb.clients, start=1):
-        half = c.rtt_ms / 2
-        netem = f"netem delay {half:.3f}ms limit {netem_limit(exp.rate_bps, half)}"
-        cmds.append(_ns(c.ns, f"tc qdisc add dev eth0 root {netem}"))
-        cmds.append(_ns(tb.left, f"tc qdisc add dev c{i} root {netem}"))
+        cmds += [_ns(h.ns, f"sysctl -qw {kv}") for kv in sysctls]
+    cmds += _netems(tb, exp, "add")
     for ns, dev, _ in tb.bottlenecks():
         cmds.append(_ns(ns, f"tc qdisc add dev {dev} root handle 1: htb default 1"))
         cmds.append(_htb_class(ns, dev, "add", exp.rate_bps))
         cmds.append(_leaf(ns, dev, "pfifo limit 1000"))
     return cmds
+
+
+def _netems(tb: Testbed, exp: Experiment, verb: str) -> list[Cmd]:
+    cmds = []
+    for i, c in enumerate(tb.clients, start=1):
+        half = c.rtt_ms / 2
+        netem = f"netem delay {half:.3f}ms limit {netem_limit(exp.rate_bps, half)}"
+        cmds.append(_ns(c.ns, f"tc qdisc {verb} dev eth0 root {netem}"))
+        cmds.append(_ns(tb.left, f"tc qdisc {verb} dev c{i} root {netem}"))
+    return cmds
+
+
+def reseed(tb: Testbed, exp: Experiment, seed: int) -> tuple[Testbed, list[Cmd]]:
+    """The testbed of SEED (its client RTTs) and the commands that change
+    the access links' netem delays of TB to it."""
+    new = make(exp, tb.prefix, seed)
+    return new, _netems(new, exp, "change")
 
 
 def set_rate(tb: Testbed, rate_bps: int) -> list[Cmd]:

@@ -826,4 +826,5 @@ module_init(sfb_module_init);
 module_exit(sfb_module_exit);
 
 MODULE_DESCRIPTION("Stochastic Fair BLUE (Feng et al.), linux-aqm");
+MODULE_VERSION("linux-aqm");	/* how tc's q_sfb tells it from Linux's sch_sfb */
 MODULE_LICENSE("GPL");

@@ -16,13 +16,18 @@
  *    their own. A kernel running Linux's sfb sends neither, and then the
  *    output is exactly the built-in's.
  * The linux-aqm words are sent only when given: a change without them
- * keeps the kernel's values.
+ * keeps the kernel's values, and only then is the kernel's sch_sfb checked
+ * to be ours (sfb_check_kernel()).
  */
 #include <ctype.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <linux/pkt_sched.h>
 
 #include "utils.h"
@@ -122,6 +127,112 @@ static int sfb_get_byte_rate(__u32 *bps, const char *arg)
 	return 0;
 }
 
+/* the words of linux-aqm's sfb that Linux's does not have */
+static const char *const sfb_aqm_words[] = {
+	"levels", "bins", "penalty_bytes", "penalty_bytes_burst",
+	"warm_all", "nowarm_all", "warm_raise", "nowarm_raise",
+	"dec_emptied", "nodec_emptied",
+};
+
+static bool sfb_is_aqm_word(const char *w)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(sfb_aqm_words); i++)
+		if (strcmp(w, sfb_aqm_words[i]) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * @path under $AQM_TEST_SYSROOT, which the tests set to a fake tree of
+ * sys/module/sch_sfb and proc/sys/kernel/modprobe (scripts/tests/
+ * test_q_sfb_kernel.py); unset, @path itself.
+ */
+static void sfb_sys_path(char *buf, size_t len, const char *path)
+{
+	const char *root = getenv("AQM_TEST_SYSROOT");
+
+	snprintf(buf, len, "%s%s", root ? root : "", path);
+}
+
+/*
+ * modprobe sch_sfb with the program the kernel's autoload runs: none
+ * without /proc/sys/kernel/modprobe (no CONFIG_MODULES) or when it is
+ * empty (autoload turned off).
+ */
+static void sfb_modprobe(void)
+{
+	char prog[PATH_MAX] = "", file[PATH_MAX];
+	int status;
+	FILE *fp;
+	pid_t pid;
+
+	sfb_sys_path(file, sizeof(file), "/proc/sys/kernel/modprobe");
+	fp = fopen(file, "r");
+	if (!fp)
+		return;
+	if (!fgets(prog, sizeof(prog), fp))
+		prog[0] = '\0';
+	prog[strcspn(prog, "\n")] = '\0';
+	fclose(fp);
+	if (!prog[0])
+		return;
+	pid = fork();
+	if (pid == 0) {
+		execl(prog, prog, "-q", "--", "sch_sfb", (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+}
+
+/*
+ * Linux's sfb parses its options leniently: attributes past TCA_SFB_PARMS
+ * are dropped without a word, so a request with one of our words would
+ * succeed on it and do none of what it asks. Before sending one, make
+ * sure the kernel's sch_sfb is linux-aqm's, whose MODULE_VERSION is
+ * "linux-aqm" (in /sys/module/sch_sfb/version, built in or a module;
+ * Linux's has none). Not loaded yet, it is loaded first as the kernel's
+ * autoload would do on the request. Returns 0 when it is ours; else says
+ * why (naming @word, the first of our words given) and returns -1.
+ */
+static int sfb_check_kernel(const char *word)
+{
+	char dir[PATH_MAX], file[PATH_MAX + 16], ver[64] = "";
+	const char *why;
+	struct stat st;
+	FILE *fp;
+
+	sfb_sys_path(dir, sizeof(dir), "/sys/module/sch_sfb");
+	if (stat(dir, &st) != 0)
+		sfb_modprobe();
+	snprintf(file, sizeof(file), "%s/version", dir);
+	fp = fopen(file, "r");
+	if (fp) {
+		if (!fgets(ver, sizeof(ver), fp))
+			ver[0] = '\0';
+		fclose(fp);
+	}
+	if (strncmp(ver, "linux-aqm", strlen("linux-aqm")) == 0)
+		return 0;
+
+	if (stat(dir, &st) == 0)
+		why = "the kernel's sch_sfb is Linux's own, which would ignore it\n"
+		      "(its /sys/module/sch_sfb/version does not say linux-aqm)";
+	else
+		why = "whether the kernel's sfb is linux-aqm's cannot be told:\n"
+		      "no /sys/module/sch_sfb after modprobe sch_sfb (a built-in sfb is Linux's)";
+	fprintf(stderr, "sfb: \"%s\" is an option of linux-aqm's sfb, but %s.\n",
+		word, why);
+	fprintf(stderr,
+		"Load linux-aqm's sch_sfb (delete the sfb qdiscs, rmmod sch_sfb, then\n"
+		"modprobe sch_sfb after linux-aqm's make install, or its scripts/load.sh),\n"
+		"or leave out levels, bins, penalty_bytes, penalty_bytes_burst,\n"
+		"[no]warm_all, [no]warm_raise and [no]dec_emptied: see tc-sfb(8).\n");
+	return -1;
+}
+
 static int sfb_parse_opt(AQM_QU_CONST struct qdisc_util *qu, int argc,
 			 char **argv, struct nlmsghdr *n, const char *dev)
 {
@@ -138,11 +249,14 @@ static int sfb_parse_opt(AQM_QU_CONST struct qdisc_util *qu, int argc,
 	bool has_burst = false;
 	__u32 levels = 0, bins = 0, bytes = 0, burst = 0;
 	int warm_all = -1, warm_raise = -1, dec_emptied = -1;
+	const char *aqm_word = NULL;
 	struct rtattr *tail;
 	unsigned int size;
 	size_t i;
 
 	while (argc > 0) {
+		if (!aqm_word && sfb_is_aqm_word(*argv))
+			aqm_word = *argv;
 		for (i = 0; i < ARRAY_SIZE(sfb_u32_opts); i++)
 			if (strcmp(*argv, sfb_u32_opts[i].name) == 0)
 				break;
@@ -225,6 +339,10 @@ static int sfb_parse_opt(AQM_QU_CONST struct qdisc_util *qu, int argc,
 		opt.max = opt.bin_size ? (opt.bin_size * 5 + 1) / 4 : 25;
 	if (!opt.bin_size)
 		opt.bin_size = (opt.max * 4 + 3) / 5;
+
+	/* only a request with our words depends on which sfb gets it */
+	if (aqm_word && sfb_check_kernel(aqm_word))
+		return -1;
 
 	/* no NLA_F_NESTED, as the built-in (the kernel parses it either way) */
 	tail = addattr_nest(n, 1024, TCA_OPTIONS);

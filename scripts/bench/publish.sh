@@ -1,28 +1,52 @@
 #!/usr/bin/env bash
 # Copy a benchmark's results folder into docs/results/NAME for the
 # repository: summary.md (with a header saying the machine, the date, the
-# commit and how to rerun it), the plots, the experiment file and the
-# calibration. The raw data (webgen logs, aqmstat records: tens of MB) stay
-# in the results folder.
+# commits and how to rerun it), the plots, the experiment file, the
+# calibration, and raw.tar.xz, the raw data thinned to what the report
+# needs (aqmtools/bench/archive.py: every exchange, the downstream aqmstat
+# trace every 100 ms), from which
+#   python3 -m aqmtools.bench.archive report docs/results/NAME/raw.tar.xz DIR
+# recomputes the summary and the plots.
 #
-# Usage: publish.sh RESULTS-DIR NAME [NOTE]
+# Only runs on the experiment's reporting seeds are published: a folder
+# holding a run on a tuning seed is refused, unless --tuning says that the
+# page is a tuning record (its summary then says it is not for claims).
+#
+# Usage: publish.sh [--tuning] RESULTS-DIR NAME [NOTE]
 #   NOTE: a sentence put under the header (what differs from a plain run)
 set -euo pipefail
 # shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
 
-[ $# -ge 2 ] || aqm_die "usage: publish.sh RESULTS-DIR NAME [NOTE]"
+tuning=0
+if [ "${1:-}" = --tuning ]; then
+	tuning=1
+	shift
+fi
+[ $# -ge 2 ] || aqm_die "usage: publish.sh [--tuning] RESULTS-DIR NAME [NOTE]"
 src=$(realpath "$1")
 name=$2
 note=${3:-}
 [ -f "$src/summary.md" ] || aqm_die "no summary.md in $src (run the report first)"
 [[ "$name" =~ ^[a-z0-9][a-z0-9_.-]*$ ]] || aqm_die "bad name $name"
+python=$AQM_VENV/bin/python3
+tuned=$(PYTHONPATH="$AQM_TOP/scripts" "$python" - "$src" <<'PY'
+import json, sys
+from pathlib import Path
+runs = [json.loads(p.read_text()) for p in Path(sys.argv[1]).glob("*/run.json")]
+print(" ".join(sorted({str(r.get("seed", "?")) for r in runs if r.get("seed_set") != "reporting"})))
+PY
+)
+if [ -n "$tuned" ] && [ "$tuning" -eq 0 ]; then
+	aqm_die "$src holds runs on seeds that are not reporting seeds ($tuned): publish --tuning, or only reporting runs"
+fi
 dst="$AQM_TOP/docs/results/$name"
 rm -rf "$dst"
 mkdir -p "$dst"
 
 exp_name=$(sed -n '/^name = /{s/^name = "\(.*\)"$/\1/p;q}' "$src/experiment.toml")
-commit=$(cat "$src/commit" 2>/dev/null || echo "unknown (no $src/commit)")
+commit=$(sort -u "$src/commit" 2>/dev/null | paste -sd, - | sed 's/,/, /g')
+[ -n "$commit" ] || commit="unknown (no $src/commit)"
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 accel=$(grep -ho 'booting [^ ]* with [a-z]*' "$src/vm.log" 2>/dev/null | awk '{ print $NF }' | tail -n 1)
 {
@@ -31,7 +55,9 @@ accel=$(grep -ho 'booting [^ ]* with [a-z]*' "$src/vm.log" 2>/dev/null | awk '{ 
 		"$(free -g | awk '/^Mem:/ { print $2 }') GiB, test VM with ${accel:-unknown}" \
 		"acceleration, commit $commit." \
 		"Rerun: \`scripts/bench.sh scripts/bench/experiments/$exp_name.toml\`" \
-		"(the experiment is \`experiment.toml\` here)."
+		"(the experiment is \`experiment.toml\` here); recompute this page from the raw data:" \
+		"\`PYTHONPATH=scripts python3 -m aqmtools.bench.archive report docs/results/$name/raw.tar.xz DIR\`."
+	[ "$tuning" -eq 0 ] || { echo; echo "**Tuning record: runs on tuning seeds ($tuned); not for claims.**"; }
 	[ -z "$note" ] || { echo; echo "$note"; }
 	echo
 	cat "$src/summary.md"
@@ -39,4 +65,5 @@ accel=$(grep -ho 'booting [^ ]* with [a-z]*' "$src/vm.log" 2>/dev/null | awk '{ 
 cp "$src"/*.png "$dst/" 2>/dev/null || true
 cp "$src/experiment.toml" "$dst/"
 [ ! -f "$src/calibration/calibration.json" ] || cp "$src/calibration/calibration.json" "$dst/"
-aqm_log "published $src -> $dst ($(du -sh "$dst" | cut -f1))"
+PYTHONPATH="$AQM_TOP/scripts" "$python" -m aqmtools.bench.archive pack "$src" "$dst" >/dev/null
+aqm_log "published $src -> $dst ($(du -sh "$dst" | cut -f1), raw data $(du -h "$dst/raw.tar.xz" | cut -f1))"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from aqmtools.bench import report, testbed
+from aqmtools.bench import archive, report, testbed
 from aqmtools.bench.experiment import PKT_BYTES, describe_spec, expand_spec, load, time_to_queue
 from aqmtools.bench.intervals import betainc, mean_ci, paired, t_cdf, t_ppf
 from aqmtools.bench.run import requested_bytes, run_name, select_seeds
@@ -305,3 +305,48 @@ def test_report_gives_intervals_and_pairs_by_seed(tmp_path: Path) -> None:
     assert (tmp_path / "intervals-ecn0.png").stat().st_size > 1000
     # state plots for the first seed's runs only
     assert sorted(p.name for p in tmp_path.glob("state-*.png")) == []
+
+
+def test_the_archive_recomputes_the_same_summary(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    for k, seed in enumerate((11, 12)):
+        _run(out, "a", seed, 100 + 50 * k, [50, 60, 70], 2 * k)
+        _run(out, "b", seed, 120, [55, 60, 90], 2 * k + 1)
+    # a trace every 10 ms over a 10-s run started at wall 1000.003 (warm-up
+    # 1 s): the window's bounds fall between the thinned records
+    d = out / "a-load90-ecn0-s11"
+    meta = json.loads((d / "run.json").read_text())
+    meta["start_wall"] = 1000.003
+    (d / "run.json").write_text(json.dumps(meta))
+    recs = [
+        {
+            "t": i / 100,
+            "wall": 1000 + i / 100,
+            "qlen": 3,
+            "packets": 7 * i,
+            "bytes": 10_000 * i,
+            "drops": i,
+        }
+        for i in range(1200)
+    ]
+    (d / "aqmstat-down.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
+    (d / "aqmstat-up.jsonl").write_text("{}\n" * 5000)
+    (d / "iperf-tcp0.json").write_text(
+        json.dumps(
+            {"intervals": [{"x": 1}] * 1000, "end": {"sum_received": {"bits_per_second": 5e6}}}
+        )
+    )
+    (out / "experiment.toml").write_text(EXP)
+    assert report.main(["report", str(out)]) == 0
+    path = archive.pack(out, tmp_path / "pub")
+    assert path.name == "raw.tar.xz"
+    copy = tmp_path / "copy"
+    assert archive.main(["archive", "report", str(path), str(copy)]) == 0
+    assert (copy / "summary.md").read_text() == (out / "summary.md").read_text()
+    kept = (copy / "a-load90-ecn0-s11" / "aqmstat-down.jsonl").read_text().splitlines()
+    # one record in ten, and the window's bounds (1001.01 and 1010.00)
+    assert 120 <= len(kept) <= 123
+    walls = {json.loads(x)["wall"] for x in kept}
+    assert {1001.01, 1010.0} <= walls
+    assert not (copy / "a-load90-ecn0-s11" / "aqmstat-up.jsonl").exists()
+    assert "intervals" not in (copy / "a-load90-ecn0-s11" / "iperf-tcp0.json").read_text()

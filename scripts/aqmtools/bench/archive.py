@@ -1,0 +1,116 @@
+"""The raw data of a published experiment, small enough for the repository.
+
+`pack OUT DEST` writes DEST/raw.tar.xz from a results folder: for every
+run its run.json, the tc statistics before and after, the webgen logs
+(every exchange), the iperf3 results (their "end" sections), flent's
+summaries and the downstream aqmstat trace thinned to one record per
+100 ms, keeping the records that bound the measured window, so that the
+report computed from the archive is the report of the full data; the
+upstream trace (requests and ACKs) is left out. Also the experiment file,
+the commits measured and the calibration.
+
+`report ARCHIVE DIR` unpacks ARCHIVE into DIR and writes the summary and
+the plots there (python3 -m aqmtools.bench.report DIR).
+
+Usage: python3 -m aqmtools.bench.archive pack OUT DEST
+       python3 -m aqmtools.bench.archive report ARCHIVE DIR
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+import tarfile
+from pathlib import Path
+from typing import Any
+
+from aqmtools.bench import report
+
+# aqmstat samples every 10 ms; the archive keeps one record in THIN
+THIN = 10
+TOP_FILES = ("experiment.toml", "commit", "calibration/calibration.json")
+
+
+def thin_trace(records: list[dict[str, Any]], t0: float, t1: float) -> list[dict[str, Any]]:
+    """Every THIN-th record, the last one, and the first at or after T0 and
+    the last at or before T1 on the wall clock (the measured window's
+    bounds, which the report's link figures are computed from)."""
+    keep = {0, len(records) - 1} if records else set()
+    keep |= set(range(0, len(records), THIN))
+    inside = [i for i, r in enumerate(records) if t0 <= r.get("wall", -1.0) <= t1]
+    if inside:
+        keep |= {inside[0], inside[-1]}
+    return [records[i] for i in sorted(keep)]
+
+
+def _run_files(rundir: Path) -> dict[str, bytes]:
+    """The archived files of one run, by name."""
+    files: dict[str, bytes] = {}
+    meta = json.loads((rundir / "run.json").read_text())
+    for name in ("run.json", "tc-before.json", "tc-after.json"):
+        files[name] = (rundir / name).read_bytes()
+    for p in sorted(rundir.glob("web-c*.csv")) + sorted(rundir.glob("flent-*.txt")):
+        files[p.name] = p.read_bytes()
+    for p in sorted(rundir.glob("iperf-*.json")):
+        end = json.loads(p.read_text()).get("end", {})
+        files[p.name] = (json.dumps({"end": end}) + "\n").encode()
+    trace = rundir / "aqmstat-down.jsonl"
+    if trace.exists():
+        recs = [json.loads(x) for x in trace.read_text().splitlines() if x.strip()]
+        t0 = meta.get("start_wall", 0.0)
+        kept = thin_trace(recs, t0 + meta["warmup_s"], t0 + meta["duration_s"])
+        files[trace.name] = "".join(json.dumps(r) + "\n" for r in kept).encode()
+    return files
+
+
+def pack(out: Path, dest: Path) -> Path:
+    """DEST/raw.tar.xz from the results folder OUT."""
+    dest.mkdir(parents=True, exist_ok=True)
+    path = dest / "raw.tar.xz"
+    with tarfile.open(path, "w:xz", preset=9) as tar:
+
+        def add(name: str, data: bytes) -> None:
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            info.mtime = 0
+            tar.addfile(info, io.BytesIO(data))
+
+        for name in TOP_FILES:
+            if (out / name).exists():
+                add(name, (out / name).read_bytes())
+        for rundir in sorted(p.parent for p in out.glob("*/run.json")):
+            for name, data in _run_files(rundir).items():
+                add(f"{rundir.name}/{name}", data)
+    return path
+
+
+def unpack(archive: Path, dest: Path) -> None:
+    """ARCHIVE's files into DEST (plain files under DEST only)."""
+    dest.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(archive, "r:xz") as tar:
+        for m in tar.getmembers():
+            parts = Path(m.name).parts
+            if not m.isfile() or Path(m.name).is_absolute() or ".." in parts:
+                raise ValueError(f"{archive}: {m.name!r} is not a plain file of the archive")
+            src = tar.extractfile(m)
+            assert src is not None
+            target = dest.joinpath(*parts)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(src.read())
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 4 or argv[1] not in ("pack", "report"):
+        print(__doc__, file=sys.stderr)
+        return 1
+    if argv[1] == "pack":
+        path = pack(Path(argv[2]), Path(argv[3]))
+        print(f"{path}: {path.stat().st_size} bytes")
+        return 0
+    unpack(Path(argv[2]), Path(argv[3]))
+    return report.main(["report", argv[3]])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

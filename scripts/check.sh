@@ -174,6 +174,7 @@ if [ "$lint_only" -eq 0 ]; then
 	step "modules build against the test kernel (W=1, sparse)" \
 		make -C "$vmkdir" M="$AQM_TOP" W=1 C=2 modules
 	step "tc plugins build" make tc
+	step "tc plugins build against iproute2 6.1, 6.15 and 7.x" "$AQM_TOP/scripts/tc/build-versions.sh"
 	step "tc built from iproute2 source with the plugins linked in" \
 		"$AQM_TOP/scripts/tc/build-linked-tc.sh"
 	step "benchmark programs (webgen, aqmstat) build" make -C scripts/bench all aqmstat-asan

@@ -608,8 +608,10 @@ def test_closed_model_end_to_end(closed_runs: SeqRuns) -> None:
             gaps += [int(y["start_us"]) - int(x["end_us"]) for x, y in itertools.pairwise(v)]
         gaps.sort()
         assert len(gaps) > 100 and gaps[0] >= 0, gaps[:5]
-        assert gaps[len(gaps) * 99 // 100] <= 2_000, gaps[-20:]
-        assert gaps[-1] <= 250_000, gaps[-20:]
+        # generous bounds for a loaded CI machine (make check runs this
+        # beside the VM): a think time would be 1 s or more
+        assert gaps[len(gaps) * 99 // 100] <= 100_000, gaps[-20:]
+        assert gaps[-1] <= 900_000, gaps[-20:]
     # The server saw one request per connection, and closed each (it closes
     # only when asked): its connections are the exchanges, plus the probe
     # of _wait_listening, which asks nothing.
@@ -624,8 +626,8 @@ def test_closed_model_end_to_end(closed_runs: SeqRuns) -> None:
         return [int(v[0]["start_us"]) for _, v in sorted(_by_user(run.log).items())]
 
     a, b, other = (firsts(r) for r in (closed_runs.a, closed_runs.b, closed_runs.other))
-    assert all(abs(x - y) <= 150_000 for x, y in zip(a, b, strict=True)), (a, b)
-    assert any(abs(x - y) > 150_000 for x, y in zip(a, other, strict=True)), (a, other)
+    assert all(abs(x - y) <= 400_000 for x, y in zip(a, b, strict=True)), (a, b)
+    assert any(abs(x - y) > 400_000 for x, y in zip(a, other, strict=True)), (a, other)
 
 
 DELAY_S = 0.4
@@ -744,7 +746,7 @@ def drain_runs(webgen: Path, tmp_path_factory: pytest.TempPathFactory) -> DrainR
 # The drain's end is when the loop wakes for it: epoll's timeout rounds up
 # to a millisecond (the cut is then within a few ms), but a loaded machine
 # may wake the client late (71 ms was seen on 2 cores with a VM beside).
-CUT_SLACK_US = 150_000
+CUT_SLACK_US = 500_000
 
 
 def _cut_off(run: Run, users: int, end_s: float) -> list[dict[str, str]]:

@@ -10,7 +10,8 @@
 # fetches into $AQM_CACHE/iproute2/<version>, the folder
 # scripts/tc/iproute2-src.sh keeps the installed version's source in.
 # A suite's index is refreshed when older than a day (AQM_APT_SRC_MAX_AGE,
-# in minutes); a version already fetched needs no network.
+# in minutes; offline, the last one is kept); a version already fetched
+# needs no network.
 #
 # Usage: iproute2-versions.sh SUITE...
 # Prints "SUITE VERSION DIR" for each SUITE, DIR being the source tree.
@@ -55,6 +56,8 @@ suite_version() {
 			[ -n "$v" ] || aqm_die "$s: no iproute2 in $mirror $s"
 			echo "$v" >"$d/version"
 		elif [ -s "$d/version" ]; then
+			# offline: try again after max_age, not at every run
+			touch "$d/version"
 			aqm_log "$s: could not refresh the index (see $d/update.log), keeping iproute2 $(cat "$d/version")"
 		else
 			cat "$d/update.log" >&2
@@ -99,7 +102,7 @@ for s in "$@"; do
 	src=${!var:-}
 	if [ -n "$src" ]; then
 		[ -f "$src/tc/tc_util.h" ] || aqm_die "$var=$src has no tc/tc_util.h"
-		v=$(sed -n 's/.*version\[\] = "\([^"]*\)".*/\1/p' "$src/include/version.h" 2>/dev/null)
+		v=$(sed -n 's/.*version\[\] = "\([^"]*\)".*/\1/p' "$src/include/version.h" 2>/dev/null || true)
 		aqm_log "$s: iproute2 ${v:-(no include/version.h)} from $var=$src, not from Debian"
 		echo "$s ${v:-unknown} $src"
 		continue

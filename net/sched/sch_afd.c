@@ -38,6 +38,7 @@
 #include <linux/skbuff.h>
 #include <linux/types.h>
 #include <net/aqm_afd.h>
+#include <net/aqm_compat.h>
 #include <net/aqm_qdisc.h>
 #include <net/inet_ecn.h>
 #include <net/netlink.h>
@@ -482,9 +483,7 @@ static struct Qdisc_ops afd_qdisc_ops __read_mostly = {
 	.owner		= THIS_MODULE,
 };
 
-#ifdef MODULE_ALIAS_NET_SCH
 MODULE_ALIAS_NET_SCH("afd");
-#endif
 
 static int __init afd_module_init(void)
 {

@@ -37,10 +37,8 @@
 #include <linux/skbuff.h>
 #include <linux/types.h>
 #include <net/aqm_blue.h>
+#include <net/aqm_compat.h>
 #include <net/aqm_qdisc.h>
-#ifdef AQM_HAVE_NET_GSO_H	/* Linux 6.4 and later (Kbuild) */
-#include <net/gso.h>
-#endif
 #include <net/inet_ecn.h>
 #include <net/netlink.h>
 #include <net/pkt_sched.h>
@@ -466,9 +464,7 @@ static struct Qdisc_ops blue_qdisc_ops __read_mostly = {
 	.owner		= THIS_MODULE,
 };
 
-#ifdef MODULE_ALIAS_NET_SCH
 MODULE_ALIAS_NET_SCH("blue");
-#endif
 
 static int __init blue_module_init(void)
 {

@@ -61,6 +61,7 @@
 #include <linux/random.h>
 #include <linux/skbuff.h>
 #include <linux/types.h>
+#include <net/aqm_compat.h>
 #include <net/aqm_dcn.h>
 #include <net/aqm_qdisc.h>
 #include <net/aqm_rate.h>
@@ -644,9 +645,7 @@ static struct Qdisc_ops dcn_qdisc_ops __read_mostly = {
 	.owner		= THIS_MODULE,
 };
 
-#ifdef MODULE_ALIAS_NET_SCH
 MODULE_ALIAS_NET_SCH("dcn");
-#endif
 
 static int __init dcn_module_init(void)
 {

@@ -35,6 +35,7 @@
 #include <linux/random.h>
 #include <linux/skbuff.h>
 #include <linux/types.h>
+#include <net/aqm_compat.h>
 #include <net/aqm_pi.h>
 #include <net/aqm_qdisc.h>
 #include <net/inet_ecn.h>
@@ -472,9 +473,7 @@ static struct Qdisc_ops pi_qdisc_ops __read_mostly = {
 	.owner		= THIS_MODULE,
 };
 
-#ifdef MODULE_ALIAS_NET_SCH
 MODULE_ALIAS_NET_SCH("pi");
-#endif
 
 static int __init pi_module_init(void)
 {

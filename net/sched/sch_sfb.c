@@ -52,6 +52,7 @@
 #include <linux/siphash.h>
 #include <linux/skbuff.h>
 #include <linux/types.h>
+#include <net/aqm_compat.h>
 #include <net/aqm_flow.h>
 #include <net/aqm_sfb.h>
 #include <net/inet_ecn.h>
@@ -803,9 +804,7 @@ static struct Qdisc_ops sfb_qdisc_ops __read_mostly = {
 	.owner		= THIS_MODULE,
 };
 
-#ifdef MODULE_ALIAS_NET_SCH
 MODULE_ALIAS_NET_SCH("sfb");
-#endif
 
 static int __init sfb_module_init(void)
 {

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * aqm_compat.h - the kernel API differences between the kernels the qdiscs
+ * build against: Debian 12's 6.1, the 6.12 of Debian 13 and of the test
+ * kernel, and Debian 13's backports 7.x. Every LINUX_VERSION_CODE test of
+ * the project is here; the qdiscs include this header and use the newer API.
+ *
+ * Checked and the same from 6.1 to 7.3 (nothing to cover): struct Qdisc_ops
+ * and Qdisc_class_ops, qdisc_tree_reduce_backlog(), tcf_classify() and the
+ * tcf_block calls, the netlink policy and parse helpers (the range structs
+ * stay non-const: 6.1 takes a plain pointer, 6.7 and later a const one, and
+ * both accept one that is not const). The qdiscs use no timer or hrtimer
+ * (their controllers run lazily), so the timer renames of 6.2-6.16
+ * (del_timer_sync -> timer_delete_sync, from_timer -> timer_container_of,
+ * hrtimer_init -> hrtimer_setup) do not concern them.
+ */
+#ifndef __NET_AQM_COMPAT_H
+#define __NET_AQM_COMPAT_H
+
+#include <linux/build_bug.h>
+#include <linux/module.h>
+#include <linux/version.h>
+#include <net/pkt_sched.h>
+
+/*
+ * Linux 6.4 moved skb_gso_segment() and skb_gso_validate_mac_len() from
+ * <linux/netdevice.h> and <linux/skbuff.h> to <net/gso.h>.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+#include <net/gso.h>
+#endif
+
+/*
+ * Linux 6.9 loads a qdisc's module by the alias "net-sch-KIND", which
+ * MODULE_ALIAS_NET_SCH() declares; before it the kernel asks for
+ * "sch_KIND", the module's own name, and there is nothing to declare (the
+ * assertion only keeps the caller's semicolon a declaration). A stable
+ * kernel that has the macro keeps its own.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 9, 0) && !defined(MODULE_ALIAS_NET_SCH)
+#define MODULE_ALIAS_NET_SCH(id) static_assert(sizeof(id) > 1, "a qdisc kind")
+#endif
+
+#endif /* __NET_AQM_COMPAT_H */

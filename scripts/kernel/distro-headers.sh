@@ -29,10 +29,15 @@
 # -fmin-function-alignment) Debian 12's gcc-12 rejects. --make therefore
 # runs make on the host only when the host is that release (Debian 12 for
 # bookworm), and otherwise in a build root of the suite's release
-# ($AQM_CACHE/distro/buildroot-CODENAME: debootstrap minbase with make,
-# the gcc the headers depend on, pahole and the kbuild's libraries), in a
-# private mount namespace (chroot, /proc and the folders it needs bound in;
-# nothing stays mounted). The host's own toolchain is not touched.
+# ($AQM_CACHE/distro/buildroot-CODENAME: debootstrap minbase, then make,
+# binutils, perl, python3, the gcc the headers depend on, pahole and the
+# kbuild's libraries; for CODENAME-backports with that suite in its
+# sources too), in a private mount namespace (chroot, /proc and the folders
+# it needs bound in; nothing stays mounted). The host's own toolchain is
+# not touched. Root (or sudo) is needed for that, and to install missing
+# packages on the host.
+#
+# A new default version replaces the older ones of the suite in the cache.
 #
 # Usage: distro-headers.sh [--headers-only] SUITE [VERSION]
 #          prints the headers' build dir (the KDIR for make -C)
@@ -54,7 +59,7 @@ headers_only=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--make) mode="make"; shift ;;
-	--packages) mode="packages"; shift ;;
+	--packages) mode="packages"; headers_only=1; shift ;;
 	--headers-only) headers_only=1; shift ;;
 	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	-*) aqm_die "unknown option $1" ;;
@@ -289,6 +294,14 @@ if [ "$headers_only" -eq 0 ] && [ ! -f "$dir/.image" ]; then
 	extract "$dir" image "${pkgs[@]}"
 fi
 kd=$(build_dir "$dir") || aqm_die "$dir: no headers build dir"
+# a new default kernel replaces the older ones of the suite
+if [ -z "$want_ver" ]; then
+	for old in "$top/$suite"/*; do
+		[ "$old" = "$dir" ] || [ ! -d "$old" ] ||
+			[ "$(printf '%s\n' "${old##*/}" "$ver" | sort -V | tail -n 1)" != "$ver" ] ||
+			rm -rf "$old"
+	done
+fi
 
 case "$mode" in
 print)
@@ -322,8 +335,13 @@ done < <(sed 's/|.*//; s/([^)]*)//; s/ //g' "$dir/depends.headers")
 
 host_codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
 m_dir=""
-for a in "${make_args[@]}"; do
-	case "$a" in M=*) m_dir=$(realpath -m "${a#M=}") ;; esac
+for i in "${!make_args[@]}"; do
+	case "${make_args[$i]}" in
+	M=*)
+		m_dir=$(realpath -m "${make_args[$i]#M=}")
+		make_args[i]="M=$m_dir"
+		;;
+	esac
 done
 
 aqm_log "$suite $ver: building against $kd (compiler of the kernel: $cc_text)"
@@ -357,26 +375,31 @@ if [ ! -f "$broot/.done" ]; then
 	}
 	aqm_root rm -rf --one-file-system "$broot"
 	mkdir -p "$top"
-	aqm_log "debootstrap $codename (minbase, ${needs[*]}) into $broot"
+	aqm_log "debootstrap $codename (minbase) into $broot"
 	t0=$(date +%s)
-	aqm_root debootstrap --variant=minbase --include="$(IFS=,; echo "${needs[*]}")" \
+	aqm_root debootstrap --variant=minbase --include=make,binutils,perl,python3 \
 		"$codename" "$broot" "$mirror" >"$broot.log" 2>&1 ||
 		aqm_die "debootstrap failed (log: $broot.log)"
 	aqm_root touch "$broot/.done"
 	aqm_log "build root ready in $(($(date +%s) - t0)) s"
-else
-	# a newer kernel of the suite may need a newer compiler
-	missing=()
-	for p in "${needs[@]}"; do
-		in_broot dpkg-query -W -f "\${Status}" "$p" 2>/dev/null | grep -q 'ok installed' ||
-			missing+=("$p")
-	done
-	if [ ${#missing[@]} -gt 0 ]; then
-		aqm_log "$broot: apt-get install ${missing[*]}"
-		aqm_root cp /etc/resolv.conf "$broot/etc/resolv.conf"
-		in_broot apt-get update -qq
-		in_broot apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# what this kernel needs (a newer kernel of the suite may need a newer
+# compiler); a backports kernel may need what only its suite has, which
+# apt takes from there only then, as the backports' own builds do
+missing=()
+for p in "${needs[@]}"; do
+	in_broot dpkg-query -W -f "\${Status}" "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	aqm_log "$broot: apt-get install ${missing[*]}"
+	aqm_root cp /etc/resolv.conf "$broot/etc/resolv.conf"
+	if [[ "$suite" == *-backports ]]; then
+		echo "deb $mirror $suite main" |
+			aqm_root tee "$broot/etc/apt/sources.list.d/$suite.list" >/dev/null
 	fi
+	in_broot apt-get update -qq
+	in_broot apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
 # the headers and the module folder, bound at their own paths; /proc for

@@ -399,28 +399,44 @@ if [ ${#missing[@]} -gt 0 ]; then
 			aqm_root tee "$broot/etc/apt/sources.list.d/$suite.list" >/dev/null
 	fi
 	in_broot apt-get update -qq
-	in_broot apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+	in_broot apt-get install -y -qq -o Dpkg::Use-Pty=0 --no-install-recommends \
+		"${missing[@]}" >/dev/null
 fi
 
 # the headers and the module folder, bound at their own paths; /proc for
-# objtool. unshare -m: the mounts are private and go with the process.
+# objtool. unshare -m: the mounts are private and go with the process. In a
+# chroot whose / is no mount point (scripts/fresh-check.sh's root) unshare
+# cannot make / private (nor create a user namespace): there the mounts
+# keep the propagation they inherit and are unmounted when make is done.
 binds=("$top")
 [ -z "$m_dir" ] || binds+=("$m_dir")
 userspec=()
 [ "$(id -u)" -eq 0 ] || userspec=(--userspec="$(id -u):$(id -g)")
+ns=(-m)
+mountpoint -q / || ns=(-m --propagation unchanged)
 # shellcheck disable=SC2016 # expanded by the inner shell
-aqm_root unshare -m -- sh -c '
+aqm_root unshare "${ns[@]}" -- bash -c '
 	set -e
 	r=$1 nb=$2
 	shift 2
+	mounts=()
+	cleanup() {
+		local i
+		for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
+			umount "${mounts[i]}" 2>/dev/null || umount -l "${mounts[i]}" || true
+		done
+	}
+	trap cleanup EXIT
 	mount -t proc proc "$r/proc"
+	mounts+=("$r/proc")
 	while [ "$nb" -gt 0 ]; do
 		mkdir -p "$r$1"
 		mount --bind "$1" "$r$1"
+		mounts+=("$r$1")
 		shift
 		nb=$((nb - 1))
 	done
-	exec chroot "$@"
-' sh "$broot" "${#binds[@]}" "${binds[@]}" "${userspec[@]}" "$broot" \
+	chroot "$@"
+' bash "$broot" "${#binds[@]}" "${binds[@]}" "${userspec[@]}" "$broot" \
 	/usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp LANG=C.UTF-8 \
 	make -C "$kd" "${make_args[@]}"

@@ -15,6 +15,9 @@
 #
 # Usage: iproute2-versions.sh SUITE...
 # Prints "SUITE VERSION DIR" for each SUITE, DIR being the source tree.
+# Exits 3 when the archive lists a suite's source but does not serve its
+# files (seen on a registry mirror that serves trixie's and sid's binary
+# packages only), 1 on any other failure.
 #
 # AQM_IPROUTE2_SRC_<SUITE> (the suite in capitals: AQM_IPROUTE2_SRC_SID)
 # names a tree to use instead, as IPROUTE2_SRC does for iproute2-src.sh:
@@ -77,7 +80,11 @@ fetch() {
 		if ! (cd "$dir" && apt_src "$s" apt-get source -qq --download-only \
 			"iproute2=$v" >"$dir/fetch.log" 2>&1); then
 			cat "$dir/fetch.log" >&2
-			aqm_die "$s: apt-get source iproute2=$v failed; where the mirror lacks it, set AQM_IPROUTE2_SRC_$(suite_var "$s") to an iproute2 ${v%%-*} tree"
+			rm -rf "$dir"
+			aqm_log "$s: apt-get source iproute2=$v failed; where the mirror lacks it, set AQM_IPROUTE2_SRC_$(suite_var "$s") to an iproute2 ${v%%-*} tree"
+			# 3: the suite's source is not to be had here (a mirror that
+			# serves its binary packages only), as against a broken setup
+			exit 3
 		fi
 		(cd "$dir" && dpkg-source -x --no-check ./*.dsc src >>"$dir/fetch.log" 2>&1) ||
 			aqm_die "$s: dpkg-source -x failed (see $dir/fetch.log)"

@@ -2,7 +2,7 @@
 
 `pack OUT DEST` writes DEST/raw.tar.xz from a results folder: for every
 run its run.json, the tc statistics before and after, the webgen logs
-(every exchange), the iperf3 results (their "end" sections), flent's
+(every exchange, with the columns the report reads), the iperf3 results (their "end" sections), flent's
 summaries and the downstream aqmstat trace thinned to one record per
 100 ms, keeping the records that bound the measured window, so that the
 report computed from the archive is the report of the full data; the
@@ -18,6 +18,7 @@ Usage: python3 -m aqmtools.bench.archive pack OUT DEST
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import sys
@@ -30,6 +31,8 @@ from aqmtools.bench import report
 # aqmstat samples every 10 ms; the archive keeps one record in THIN
 THIN = 10
 TOP_FILES = ("experiment.toml", "commit", "calibration/calibration.json")
+# what aqmtools.bench.stats.read_web reads of a webgen log
+WEB_COLUMNS = ("start_us", "end_us", "resp_bytes", "status", "req_size")
 
 
 def thin_trace(records: list[dict[str, Any]], t0: float, t1: float) -> list[dict[str, Any]]:
@@ -44,13 +47,28 @@ def thin_trace(records: list[dict[str, Any]], t0: float, t1: float) -> list[dict
     return [records[i] for i in sorted(keep)]
 
 
+def web_columns(text: str) -> str:
+    """A webgen log with the columns the report reads (WEB_COLUMNS), every
+    row kept: the exchanges' times, sizes and outcomes; not the user, the
+    connection, the server, the request's size or the first byte."""
+    rows = list(csv.DictReader(io.StringIO(text)))
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(WEB_COLUMNS)
+    for r in rows:
+        w.writerow([r.get(c, "") for c in WEB_COLUMNS])
+    return out.getvalue()
+
+
 def _run_files(rundir: Path) -> dict[str, bytes]:
     """The archived files of one run, by name."""
     files: dict[str, bytes] = {}
     meta = json.loads((rundir / "run.json").read_text())
     for name in ("run.json", "tc-before.json", "tc-after.json"):
         files[name] = (rundir / name).read_bytes()
-    for p in sorted(rundir.glob("web-c*.csv")) + sorted(rundir.glob("flent-*.txt")):
+    for p in sorted(rundir.glob("web-c*.csv")):
+        files[p.name] = web_columns(p.read_text()).encode()
+    for p in sorted(rundir.glob("flent-*.txt")):
         files[p.name] = p.read_bytes()
     for p in sorted(rundir.glob("iperf-*.json")):
         end = json.loads(p.read_text()).get("end", {})

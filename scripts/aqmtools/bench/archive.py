@@ -2,12 +2,12 @@
 
 `pack OUT DEST` writes DEST/raw.tar.xz from a results folder: for every
 run its run.json, the tc statistics before and after, the webgen logs
-(every exchange, with the columns the report reads), the iperf3 results (their "end" sections), flent's
-summaries and the downstream aqmstat trace thinned to one record per
-100 ms, keeping the records that bound the measured window, so that the
-report computed from the archive is the report of the full data; the
-upstream trace (requests and ACKs) is left out. Also the experiment file,
-the commits measured and the calibration.
+(every exchange, with the columns the report reads), the iperf3 results
+(their "end" sections), flent's summaries and the downstream aqmstat
+trace thinned to one record per 100 ms, keeping the records that bound
+the measured window, so that the report computed from the archive is the
+report of the full data; the upstream trace (requests and ACKs) is left
+out. Also the experiment file, the commits measured and the calibration.
 
 `report ARCHIVE DIR` unpacks ARCHIVE into DIR and writes the summary and
 the plots there (python3 -m aqmtools.bench.report DIR).

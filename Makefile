@@ -20,7 +20,7 @@ DESTDIR ?=
 TC_LIB_DIR ?= $(shell scripts/tc/tc-libdir.sh)
 
 .PHONY: all modules clean tc install uninstall load vmkernel check check-debug demo deps \
-	lint pytest bench
+	lint pytest bench deb
 
 all: modules
 
@@ -74,3 +74,8 @@ demo:
 
 bench:
 	scripts/bench.sh $(BENCH)
+
+# Debian packages for the running Debian release, into build/deb/CODENAME/:
+# linux-aqm-dkms, linux-aqm-tc, linux-aqm-sfb-dkms (docs/install.md)
+deb:
+	debian/build-deb.sh

@@ -377,8 +377,12 @@ if [ ! -f "$broot/.done" ]; then
 	mkdir -p "$top"
 	aqm_log "debootstrap $codename (minbase) into $broot"
 	t0=$(date +%s)
+	# a release newer than this debootstrap knows is bootstrapped as sid is
+	script=()
+	[ -e "/usr/share/debootstrap/scripts/$codename" ] ||
+		script=(/usr/share/debootstrap/scripts/sid)
 	aqm_root debootstrap --variant=minbase --include=make,binutils,perl,python3 \
-		"$codename" "$broot" "$mirror" >"$broot.log" 2>&1 ||
+		"$codename" "$broot" "$mirror" "${script[@]}" >"$broot.log" 2>&1 ||
 		aqm_die "debootstrap failed (log: $broot.log)"
 	aqm_root touch "$broot/.done"
 	aqm_log "build root ready in $(($(date +%s) - t0)) s"
@@ -398,7 +402,12 @@ if [ ${#missing[@]} -gt 0 ]; then
 		echo "deb $mirror $suite main" |
 			aqm_root tee "$broot/etc/apt/sources.list.d/$suite.list" >/dev/null
 	fi
-	in_broot apt-get update -qq
+	# the host's policy on expired Release files holds in the root too (a
+	# machine whose mirror is a snapshot turns the check off)
+	valid=()
+	apt-config dump | grep -qi '^Acquire::Check-Valid-Until "\(false\|0\|no\)"' &&
+		valid=(-o Acquire::Check-Valid-Until=false)
+	in_broot apt-get "${valid[@]}" update -qq
 	in_broot apt-get install -y -qq -o Dpkg::Use-Pty=0 --no-install-recommends \
 		"${missing[@]}" >/dev/null
 fi

@@ -23,8 +23,8 @@
 #     iproute2's; dpkg --verify iproute2 finds none of its files changed;
 #     aqmstat samples lo (in a network namespace of its own, like tc);
 #  7. sfb: linux-aqm-sfb-dkms installed as on a machine running the newest
-#     kernel (a uname -r of it on PATH: DKMS's postinst builds for that one
-#     and the package's own for the older one), sch_sfb of ours for every
+#     kernel (a uname -r of it first on apt's DPkg::Path: DKMS's postinst
+#     builds for that one, the package's own for the older), sch_sfb of ours for every
 #     kernel, modprobe and tc's sfb find ours; purged, they find Linux's
 #     again and nothing of it is left;
 #  8. purge: apt-get purge of linux-aqm-dkms and linux-aqm-tc, then
@@ -39,8 +39,10 @@
 # the modules under a distribution kernel is the VM's part (docs/install.md).
 #
 # The steps run one at a time (the machine may be busy); each one's output
-# is in LOGDIR/SUITE/N-STEP.log. A failed step ends its suite. The roots stay
-# for inspection (BASE/SUITE) and are made anew on the next run.
+# is in BASE/logs/SUITE/N-STEP.log. A failed step ends its suite, except
+# that once the packages are installed, steps 7 and 8 run whatever failed
+# before them. The roots stay for inspection (BASE/SUITE) and are made anew
+# on the next run.
 #
 # Usage: deb-check.sh [--base DIR] [SUITE...]   (default: bookworm trixie)
 # Environment: DEB_CHECK_MIRROR (default: the deb.debian.org mirror)
@@ -156,7 +158,8 @@ clone_head() {
 	in_root "rm -rf $clone && git clone -q /mnt/linux-aqm-origin $clone" || rc=$?
 	umount "$origin"
 	[ "$rc" -eq 0 ] || return "$rc"
-	echo "cloned $(git -C "$AQM_TOP" rev-parse --short HEAD) into $clone"
+	cloned+=("$suite $(in_root "git -C $clone rev-parse --short HEAD")")
+	echo "cloned ${cloned[-1]#* } into $clone"
 }
 
 # ---- checks run in the root (in_root_fn) ------------------------------------
@@ -174,7 +177,7 @@ r_kernels() {
 # r_dkms NAME VERSION MODULE...: DKMS built and installed MODULEs of
 # NAME/VERSION for every kernel with headers
 r_dkms() {
-	local name=$1 ver=$2 bad=0 k m f vm signer st n=0
+	local name=$1 ver=$2 bad=0 k m f vm v signer st n=0
 	shift 2
 	for k in $(r_kernels); do
 		n=$((n + 1))
@@ -198,7 +201,8 @@ r_dkms() {
 				echo "FAIL $f: vermagic '$vm'"
 				bad=1
 			fi
-			echo "  ${f#/lib/modules/"$k"/}: vermagic ${vm%% *}, version $(modinfo -F version "$f"), signer ${signer:-none}"
+			v=$(modinfo -F version "$f")
+			echo "  ${f#/lib/modules/"$k"/}: vermagic ${vm%% *},${v:+ version $v,} signer ${signer:-none}"
 		done
 	done
 	[ "$n" -gt 0 ] || { echo "FAIL: no kernel with headers"; bad=1; }
@@ -316,6 +320,7 @@ owned_paths() {
 # ---- one suite --------------------------------------------------------------
 
 rows=()
+cloned=()
 fail_all=0
 
 # step SUITE NAME CMD...: run CMD with its output in the suite's log, and
@@ -408,15 +413,21 @@ s_sfb() {
 	EOF
 	chmod +x "$root/usr/local/bin/uname"
 	echo "uname -r: $(in_root 'uname -r')"
-	in_root "apt-get install -y $debdir/linux-aqm-sfb-dkms_*_amd64.deb" || bad=1
+	# apt runs dpkg, and so the maintainer scripts, with DPkg::Path
+	if ! in_root "apt-get -o DPkg::Path=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+		install -y $debdir/linux-aqm-sfb-dkms_*_amd64.deb"; then
+		echo "FAIL: linux-aqm-sfb-dkms did not install: $(in_root 'dkms status linux-aqm-sfb' 2>&1 | tr '\n' ' ')"
+		bad=1
+	fi
 	rm -f "$root/usr/local/bin/uname"
-	[ "$bad" -eq 0 ] || return 1
-	in_root_fn r_dkms linux-aqm-sfb "$dkms_ver" sch_sfb || bad=1
-	in_root_fn r_modprobe updates/dkms sfb || bad=1
-	in_root_netns r_tc ours sfb "$(usage_of sfb)" || bad=1
-	in_root_fn r_files present "/usr/lib/*/tc/q_sfb.so" /usr/share/man/man8/tc-sfb-aqm.8.gz \
-		/usr/share/man/man8/tc-sfb.8.gz || bad=1
-	verify_iproute2 || bad=1
+	if [ "$bad" -eq 0 ]; then
+		in_root_fn r_dkms linux-aqm-sfb "$dkms_ver" sch_sfb || bad=1
+		in_root_fn r_modprobe updates/dkms sfb || bad=1
+		in_root_netns r_tc ours sfb "$(usage_of sfb)" || bad=1
+		in_root_fn r_files present "/usr/lib/*/tc/q_sfb.so" /usr/share/man/man8/tc-sfb-aqm.8.gz \
+			/usr/share/man/man8/tc-sfb.8.gz || bad=1
+		verify_iproute2 || bad=1
+	fi
 	echo "-- purge linux-aqm-sfb-dkms"
 	in_root 'apt-get purge -y linux-aqm-sfb-dkms' || return 1
 	in_root_fn r_modprobe kernel/net/sched sfb || bad=1
@@ -430,7 +441,7 @@ s_sfb() {
 
 s_purge() {
 	local bad=0 new left
-	in_root 'apt-get purge -y linux-aqm-dkms linux-aqm-tc' || return 1
+	in_root 'apt-get purge -y linux-aqm-dkms linux-aqm-tc linux-aqm-sfb-dkms' || return 1
 	in_root_fn r_files absent "/lib/modules/*/updates/dkms/aqm_lib.ko*" "/lib/modules/*/updates/dkms/sch_*.ko*" \
 		"/var/lib/dkms/linux-aqm*" "/usr/src/linux-aqm*" "/usr/lib/*/tc/q_*.so" \
 		"/usr/share/man/man8/tc-dcn.8*" "/usr/share/man/man8/tc-pi.8*" "/usr/share/man/man8/tc-afd.8*" \
@@ -447,8 +458,8 @@ s_purge() {
 	# what is new since before the install and nobody's
 	snapshot >"$logbase/$suite/after.paths"
 	new=$(comm -13 "$logbase/$suite/before.paths" "$logbase/$suite/after.paths")
-	left=$(comm -23 <(printf '%s\n' "$new" | sed '/^$/d') <(owned_paths) |
-		grep -vF -e "/$later" -e "-$later" || true)
+	left=$(comm -23 <(printf '%s\n' "$new" | sed '/^$/d') <(owned_paths))
+	[ -z "$later" ] || left=$(grep -vF -e "/$later" -e "-$later" <<<"$left" || true)
 	left=$(grep -vxE '/var/lib/dkms/mok\.(key|pub)' <<<"$left" || true)
 	echo "new since the install: $(printf '%s\n' "$new" | sed '/^$/d' | wc -l) paths, of the backports kernel ($later) or of packages: all but:"
 	echo "${left:-  (none)}"
@@ -482,19 +493,21 @@ for suite in "${suites[@]}"; do
 	fi
 	dkms_ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$root$clone/dkms.conf")
 	mapfile -t modules < <(sed -n 's/^BUILT_MODULE_NAME\[[0-9]*\]="\(.*\)"$/\1/p' "$root$clone/dkms.conf")
-	{ step "$suite" "kernel: $suite linux-image/headers-amd64" s_kernel &&
-		step "$suite" "install -dkms -tc: DKMS builds ${#modules[@]} modules" s_install &&
-		step "$suite" "upgrade: $suite-backports kernel, DKMS hook" s_upgrade &&
-		step "$suite" "modprobe -n: ours from updates/dkms" s_modprobe &&
-		step "$suite" "tc help: ours (dcn pi afd blue), sfb iproute2's" s_tc &&
-		step "$suite" "sfb opt-in: install, takes over, purge, gives back" s_sfb &&
-		step "$suite" "purge: nothing of ours left" s_purge; } || true
+	# once the packages are in, the purge runs whatever failed before it
+	if step "$suite" "kernel: $suite linux-image/headers-amd64" s_kernel &&
+		step "$suite" "install -dkms -tc: DKMS builds ${#modules[@]} modules" s_install; then
+		{ step "$suite" "upgrade: $suite-backports kernel, DKMS hook" s_upgrade &&
+			step "$suite" "modprobe -n: ours from updates/dkms" s_modprobe &&
+			step "$suite" "tc help: ours (dcn pi afd blue), sfb iproute2's" s_tc; } || true
+		step "$suite" "sfb opt-in: install, takes over, purge, gives back" s_sfb || true
+		step "$suite" "purge: nothing of ours left" s_purge || true
+	fi
 	kernels=$(in_root_fn r_kernels 2>/dev/null | tr '\n' ' ' || true)
 	rows+=("$(printf '%-9s %-58s %-5s %5s s' "$suite" "total (kernels: ${kernels:-none})" "" "$(($(date +%s) - t_suite))")")
 	unmount_root
 done
 
-echo "deb-check: $(git -C "$AQM_TOP" rev-parse --short HEAD), logs in $logbase"
+echo "deb-check: ${cloned[*]:-nothing cloned}; logs in $logbase"
 printf '%-9s %-58s %-5s %7s\n' suite step result time
 printf '%s\n' "${rows[@]}"
 exit "$fail_all"

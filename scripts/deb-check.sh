@@ -22,11 +22,12 @@
 #     prints our plugin's usage for dcn, pi, afd and blue, and sfb is still
 #     iproute2's; dpkg --verify iproute2 finds none of its files changed;
 #     aqmstat samples lo (in a network namespace of its own, like tc);
-#  7. sfb: linux-aqm-sfb-dkms installed as on a machine running the newest
-#     kernel (a uname -r of it first on apt's DPkg::Path: DKMS's postinst
-#     builds for that one, the package's own for the older), sch_sfb of ours for every
-#     kernel, modprobe and tc's sfb find ours; purged, they find Linux's
-#     again and nothing of it is left;
+#  7. sfb, once with the suite's kernel alone (before step 4) and once
+#     with both: linux-aqm-sfb-dkms installed as on a machine running the
+#     newest kernel (a `uname -r` of it first on apt's DPkg::Path: DKMS's
+#     postinst builds for that one, the package's own for the older one);
+#     sch_sfb of ours for every kernel, modprobe and tc's sfb find ours;
+#     purged, they find Linux's again and nothing of it is left;
 #  8. purge: apt-get purge of linux-aqm-dkms and linux-aqm-tc, then
 #     nothing of ours is left (no module under /lib/modules/*/updates, no
 #     /var/lib/dkms/linux-aqm*, no /usr/src/linux-aqm*, no plugin, man page
@@ -45,7 +46,11 @@
 # on the next run.
 #
 # Usage: deb-check.sh [--base DIR] [SUITE...]   (default: bookworm trixie)
-# Environment: DEB_CHECK_MIRROR (default: the deb.debian.org mirror)
+# Environment: DEB_CHECK_MIRROR (default: the deb.debian.org mirror);
+# AQM_IPROUTE2_SRC_<SUITE> (AQM_IPROUTE2_SRC_TRIXIE, as for
+# scripts/tc/iproute2-versions.sh): an iproute2 tree of the suite's version
+# for make deb (IPROUTE2_SRC) where the mirror lacks the suite's source
+# package; the build step's log says it was used.
 # Exit status: 0 when every step of every suite passed.
 # The steps (s_*, run by step) and the checks run in the root (r_*, by
 # in_root_fn) are called indirectly:
@@ -101,7 +106,7 @@ in_root() {
 }
 
 # the functions of this script that run in the root (r_*)
-r_fns=(r_kernels r_dkms r_modprobe r_no_module r_tc r_aqmstat r_files)
+r_fns=(r_kernels r_packages r_dkms r_modprobe r_no_module r_tc r_aqmstat r_files)
 
 # in_root_fn FUNCTION ARGS...: a function of this script, run in the root
 in_root_fn() {
@@ -172,6 +177,13 @@ r_kernels() {
 		k=${b#/lib/modules/}
 		echo "${k%/build}"
 	done
+}
+
+# the linux-aqm packages dpkg knows (installed, half-installed or with
+# configuration files left), one a line
+r_packages() {
+	dpkg-query -W -f '${db:Status-Abbrev} ${Package}\n' 'linux-aqm*' 2>/dev/null |
+		awk '$1 != "un" { print $2 }'
 }
 
 # r_dkms NAME VERSION MODULE...: DKMS built and installed MODULEs of
@@ -346,7 +358,17 @@ step() {
 }
 
 s_build() {
-	in_root "cd $clone && make deb" || return 1
+	local var src env=""
+	var=AQM_IPROUTE2_SRC_$(echo "$suite" | tr '[:lower:]-' '[:upper:]_')
+	src=${!var:-}
+	if [ -n "$src" ]; then
+		[ -f "$src/tc/tc_util.h" ] || { echo "FAIL: $var=$src has no tc/tc_util.h"; return 1; }
+		rm -rf "$root/var/tmp/iproute2-src"
+		cp -a "$src" "$root/var/tmp/iproute2-src"
+		env="IPROUTE2_SRC=/var/tmp/iproute2-src"
+		echo "iproute2 source: $src ($var; $(sed -n 's/.*version\[\] = "\([^"]*\)".*/\1/p' "$src/include/version.h")), not Debian's"
+	fi
+	in_root "cd $clone && $env make deb" || return 1
 	debdir=$clone/build/deb/$(sed -n 's/^VERSION_CODENAME=//p' "$root/etc/os-release")
 	in_root "ls -l $debdir/*.deb && dpkg-deb -f $debdir/linux-aqm-tc_*.deb Version Depends Built-Using"
 }
@@ -440,8 +462,11 @@ s_sfb() {
 }
 
 s_purge() {
-	local bad=0 new left
-	in_root 'apt-get purge -y linux-aqm-dkms linux-aqm-tc linux-aqm-sfb-dkms' || return 1
+	local bad=0 new left pkgs
+	# the packages dpkg knows (linux-aqm-sfb-dkms is gone unless step 7 failed)
+	pkgs=$(in_root_fn r_packages | tr '\n' ' ')
+	echo "purging: $pkgs"
+	in_root "apt-get purge -y $pkgs" || return 1
 	in_root_fn r_files absent "/lib/modules/*/updates/dkms/aqm_lib.ko*" "/lib/modules/*/updates/dkms/sch_*.ko*" \
 		"/var/lib/dkms/linux-aqm*" "/usr/src/linux-aqm*" "/usr/lib/*/tc/q_*.so" \
 		"/usr/share/man/man8/tc-dcn.8*" "/usr/share/man/man8/tc-pi.8*" "/usr/share/man/man8/tc-afd.8*" \
@@ -485,9 +510,10 @@ for suite in "${suites[@]}"; do
 	debdir=""
 	later=""
 	t_suite=$(date +%s)
+	v=AQM_IPROUTE2_SRC_$(echo "$suite" | tr '[:lower:]-' '[:upper:]_')
 	if ! { step "$suite" "root: debootstrap minbase + git make" make_root "$suite" &&
 		step "$suite" "clone HEAD" clone_head &&
-		step "$suite" "make deb (build deps, iproute2 source, build)" s_build; }; then
+		step "$suite" "make deb (build deps, ${!v:+given }iproute2 source, build)" s_build; }; then
 		unmount_root
 		continue
 	fi
@@ -496,10 +522,11 @@ for suite in "${suites[@]}"; do
 	# once the packages are in, the purge runs whatever failed before it
 	if step "$suite" "kernel: $suite linux-image/headers-amd64" s_kernel &&
 		step "$suite" "install -dkms -tc: DKMS builds ${#modules[@]} modules" s_install; then
+		step "$suite" "sfb opt-in, $suite's kernel: in, takes over, out" s_sfb || true
 		{ step "$suite" "upgrade: $suite-backports kernel, DKMS hook" s_upgrade &&
 			step "$suite" "modprobe -n: ours from updates/dkms" s_modprobe &&
 			step "$suite" "tc help: ours (dcn pi afd blue), sfb iproute2's" s_tc; } || true
-		step "$suite" "sfb opt-in: install, takes over, purge, gives back" s_sfb || true
+		step "$suite" "sfb opt-in, both kernels: in, takes over, out" s_sfb || true
 		step "$suite" "purge: nothing of ours left" s_purge || true
 	fi
 	kernels=$(in_root_fn r_kernels 2>/dev/null | tr '\n' ' ' || true)

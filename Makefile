@@ -20,7 +20,7 @@ DESTDIR ?=
 TC_LIB_DIR ?= $(shell scripts/tc/tc-libdir.sh)
 
 .PHONY: all modules clean tc install uninstall load vmkernel check check-debug demo deps \
-	lint pytest bench deb
+	lint pytest bench deb check-distro
 
 all: modules
 
@@ -68,6 +68,11 @@ check:
 
 check-debug:
 	scripts/check.sh --debug
+
+# the Debian kernels as shipped (bookworm, trixie, trixie-backports), a VM
+# boot each: insmod, contract.sh, a dumbbell run per qdisc (niced)
+check-distro:
+	scripts/check-distro.sh
 
 demo:
 	scripts/demo.sh

@@ -323,10 +323,28 @@ snapshot() {
 		sed 's#^\.##; s#^/\(lib\|lib64\|bin\|sbin\)/#/usr/\1/#' | sort -u
 }
 
-# the paths the root's installed packages own, as snapshot() writes them
+# the paths the root's installed packages own, as snapshot() writes them:
+# their files, and the links their maintainer scripts made: those of the
+# alternatives they registered (/etc/alternatives/NAME and the link of each
+# master and slave) and the /etc/rc?.d links of their init scripts
 owned_paths() {
-	cat "$root"/var/lib/dpkg/info/*.list |
-		sed 's#^/\(lib\|lib64\|bin\|sbin\)/#/usr/\1/#' | sort -u
+	local f
+	{
+		cat "$root"/var/lib/dpkg/info/*.list
+		for f in "$root"/etc/rc?.d/[SK][0-9][0-9]*; do
+			[ -L "$f" ] || continue
+			grep -qx "/etc/init.d/${f##*/[SK][0-9][0-9]}" "$root"/var/lib/dpkg/info/*.list &&
+				echo "${f#"$root"}"
+		done
+		for f in "$root"/var/lib/dpkg/alternatives/*; do
+			[ -f "$f" ] || continue
+			echo "/etc/alternatives/${f##*/}"
+			awk 'NR == 2 { print; next }
+				NR >= 3 && $0 == "" { exit }
+				NR >= 3 && NR % 2 == 1 { print "/etc/alternatives/" $0; next }
+				NR >= 3 { print }' "$f"
+		done
+	} | sed 's#^/\(lib\|lib64\|bin\|sbin\)/#/usr/\1/#' | sort -u
 }
 
 # ---- one suite --------------------------------------------------------------
@@ -380,6 +398,7 @@ s_kernel() {
 
 s_install() {
 	snapshot >"$logbase/$suite/before.paths"
+	owned_paths >"$logbase/$suite/before.owned"
 	in_root "apt-get install -y $debdir/linux-aqm-dkms_*_all.deb $debdir/linux-aqm-tc_*_amd64.deb" || return 1
 	in_root_fn r_dkms linux-aqm "$dkms_ver" "${modules[@]}"
 }
@@ -468,7 +487,8 @@ s_purge() {
 	echo "purging: $pkgs"
 	in_root "apt-get purge -y $pkgs" || return 1
 	in_root_fn r_files absent "/lib/modules/*/updates/dkms/aqm_lib.ko*" "/lib/modules/*/updates/dkms/sch_*.ko*" \
-		"/var/lib/dkms/linux-aqm*" "/usr/src/linux-aqm*" "/usr/lib/*/tc/q_*.so" \
+		"/var/lib/dkms/linux-aqm*" "/usr/src/linux-aqm*" "/usr/lib/*/tc/q_dcn.so" "/usr/lib/*/tc/q_pi.so" \
+		"/usr/lib/*/tc/q_afd.so" "/usr/lib/*/tc/q_blue.so" "/usr/lib/*/tc/q_sfb.so" \
 		"/usr/share/man/man8/tc-dcn.8*" "/usr/share/man/man8/tc-pi.8*" "/usr/share/man/man8/tc-afd.8*" \
 		"/usr/share/man/man8/tc-blue.8*" "/usr/share/man/man8/tc-sfb-aqm.8*" /usr/bin/aqmstat \
 		"/usr/share/man/man1/aqmstat.1*" "/usr/share/doc/linux-aqm*" "/etc/depmod.d/*aqm*" \
@@ -482,6 +502,7 @@ s_purge() {
 	in_root_fn r_no_module sch_dcn || bad=1
 	# what is new since before the install and nobody's
 	snapshot >"$logbase/$suite/after.paths"
+	owned_paths >"$logbase/$suite/after.owned"
 	new=$(comm -13 "$logbase/$suite/before.paths" "$logbase/$suite/after.paths")
 	left=$(comm -23 <(printf '%s\n' "$new" | sed '/^$/d') <(owned_paths))
 	[ -z "$later" ] || left=$(grep -vF -e "/$later" -e "-$later" <<<"$left" || true)
@@ -492,7 +513,10 @@ s_purge() {
 	if grep -qxE '/var/lib/dkms/mok\.(key|pub)' <<<"$new"; then
 		echo "kept: /var/lib/dkms/mok.key and mok.pub, DKMS's signing key of every DKMS module (made at the first build; docs/install.md)"
 	fi
-	left=$(comm -23 "$logbase/$suite/before.paths" "$logbase/$suite/after.paths")
+	# gone: only what a package owned and no longer does (an upgrade that
+	# came with the backports kernel, linux-libc-dev's, drops files)
+	left=$(comm -23 <(comm -23 "$logbase/$suite/before.paths" "$logbase/$suite/after.paths") \
+		<(comm -23 "$logbase/$suite/before.owned" "$logbase/$suite/after.owned"))
 	[ -z "$left" ] || { echo "FAIL: gone since the install: $left"; bad=1; }
 	return "$bad"
 }

@@ -47,7 +47,9 @@
 #
 # The whole run is niced (nice -n 19), and one VM boots at a time.
 #
-# Usage: check-distro.sh [SUITE...]   (default: bookworm trixie trixie-backports)
+# Usage: check-distro.sh [--no-vm] [SUITE...]
+#   SUITE: default bookworm trixie trixie-backports; --no-vm: the host
+#   steps only (fetch, build, depmod, tc), no boot
 # Results (TAP) in build/results-distro/, logs in build/logs-distro/ (the
 # guest's output SUITE-vm.log, the kernel's console SUITE-console.log).
 # Environment: AQM_VM_ACCEL=kvm|tcg (default: what scripts/vm/run.sh found
@@ -63,6 +65,11 @@ if [ "$(nice)" -lt 19 ]; then
 	exec nice -n 19 "$0" "$@"
 fi
 
+vm=1
+if [ "${1:-}" = --no-vm ]; then
+	vm=0
+	shift
+fi
 suites=("$@")
 [ ${#suites[@]} -gt 0 ] || suites=(bookworm trixie trixie-backports)
 for s in "${suites[@]}"; do
@@ -233,6 +240,7 @@ release_tc() {
 	case "$v" in "" | "(none)") echo "error: $c has no iproute2"; return 1 ;; esac
 	tc_ver=$v
 	dir="$work/tc-$c/$v"
+	tc_root=$dir
 	if [ ! -f "$dir/.done" ]; then
 		rm -rf "$work/tc-$c"
 		mkdir -p "$dir/debs"
@@ -244,6 +252,7 @@ release_tc() {
 		(cd "$dir/debs" && release_apt "$c" apt-get -q download $pk) || return 1
 		for f in "$dir"/debs/*.deb; do
 			dpkg-deb -x "$f" "$dir/root" || return 1
+			echo "$(dpkg-deb -f "$f" Package) $(dpkg-deb -f "$f" Version)" >>"$dir/packages"
 		done
 		rm -rf "$dir/debs"
 		touch "$dir/.done"
@@ -285,12 +294,12 @@ source_for() {
 # tc_for SUITE: sets tc_desc, tc_cmd, tc_lib and tc_wrap (a folder whose
 # tc runs tc_cmd, first on the guest's PATH; empty for the host's tc)
 tc_for() {
-	local s=$1 c=${1%%-*} tree
+	local s=$1 c=${1%%-*} tree from glibc
 	tc_wrap=""
 	tc_lib="$work/$s/tc-plugins"
 	if [ "$c" = "$host_codename" ]; then
 		tc_cmd=("$(command -v tc)")
-		tc_desc="the host's tc, iproute2 $(dpkg-query -W -f '${Version}' iproute2) ($c's)"
+		tc_desc="the host's tc, iproute2 $(dpkg-query -W -f '${Version}' iproute2) ($c's; plugins built against its Debian source)"
 		plugins "$tc_lib" "$("$AQM_TOP/scripts/tc/iproute2-src.sh")" || return 1
 		check_tc
 		return
@@ -298,7 +307,13 @@ tc_for() {
 	# the release's own tc; where it cannot be had, the host's (a skip)
 	if release_tc "$c" && tree=$(source_for "$c" "$tc_ver") &&
 		plugins "$tc_lib" "$tree" && check_tc; then
-		tc_desc="$c's tc, iproute2 $tc_ver (Debian's binary, run by $c's ld.so and glibc)"
+		glibc=$(awk '$1 == "libc6" { print $2 }' "$tc_root/packages")
+		from="Debian's source"
+		[[ "$tree" == "$AQM_CACHE/iproute2/"* ]] ||
+			from="the upstream tree $(basename "$tree"): the mirror serves no Debian source"
+		tc_desc="$c's tc, iproute2 $tc_ver (Debian's binary, run by $c's ld.so, glibc $glibc)"
+		[ "$s" = "$c" ] || tc_desc+=" as $s runs it ($s extends $c)"
+		tc_desc+="; plugins built against iproute2 ${tc_ver%%-*} ($from)"
 		tc_wrap="$work/$s/tc-bin"
 		mkdir -p "$tc_wrap"
 		{
@@ -379,7 +394,7 @@ for s in "${suites[@]}"; do
 	# a skip has set the host's tc
 	[ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || continue
 	tc_of[$s]=$tc_desc
-	boot "$s"
+	[ "$vm" -eq 0 ] || boot "$s"
 done
 echo "1..$n" >>"$host"
 

@@ -126,6 +126,7 @@ if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$out/contract.tap"; then
 fi
 echo "distro-guest: contract: $(grep -c '^ok' "$out/contract.tap" || true) ok, $(grep -c '^not ok' "$out/contract.tap" || true) not ok ($(since "$t0"))"
 echo "contract=$(since "$t0")" >>"$out/facts"
+echo "# tc: $(command -v tc): $tcv; ${AQM_TC_DESC:-}" >>"$out/contract.tap"
 
 t0=$(date +%s)
 rc=0
@@ -135,6 +136,7 @@ if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$out/dumbbell.tap"; then
 fi
 echo "distro-guest: dumbbell: $(grep -c '^ok' "$out/dumbbell.tap" || true) ok, $(grep -c '^not ok' "$out/dumbbell.tap" || true) not ok ($(since "$t0"))"
 grep -E '^(not )?ok' "$out/dumbbell.tap" | sed 's/^/distro-guest:   /'
+echo "# tc: $(command -v tc): $tcv; ${AQM_TC_DESC:-}" >>"$out/dumbbell.tap"
 
 # --- the kernel log -------------------------------------------------------------
 # (the kernel taints itself for our unsigned, out-of-tree modules: a

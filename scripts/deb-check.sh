@@ -11,29 +11,34 @@
 #     built and installed aqm_lib, sch_dcn, sch_pi, sch_afd and sch_blue
 #     for the kernel (dkms status; modinfo of each module in
 #     /lib/modules/KVER/updates/dkms: its vermagic and its signer);
-#  4. upgrade: the suite's backports kernel (Debian 12: 6.12, Debian 13:
+#  4. sfb with the suite's kernel alone: linux-aqm-sfb-dkms installed,
+#     sch_sfb of ours built, `modprobe -n` and tc's sfb find ours; purged,
+#     they find Linux's again, nothing of it is left and dpkg --verify
+#     finds the kernel packages' files as shipped;
+#  5. upgrade: the suite's backports kernel (Debian 12: 6.12, Debian 13:
 #     7.x), installed after the packages: DKMS's kernel hook must build the
 #     modules for it too;
-#  5. modprobe: for every kernel, `modprobe -n -v` (a dry run, nothing is
+#  6. every kernel: linux-aqm-dkms installed again as on a machine running
+#     the newest kernel (a `uname -r` of it first on apt's DPkg::Path; in a
+#     chroot DKMS's postinst would otherwise build for every kernel): DKMS's
+#     postinst builds for that one, or for all where DKMS is configured so
+#     (Debian 13), and the package's own postinst for the rest;
+#  7. modprobe: for every kernel, `modprobe -n -v` (a dry run, nothing is
 #     loaded) of sch_KIND and, from 6.9 on, of net-sch-KIND (the name the
 #     kernel asks for when tc adds a qdisc) finds ours in updates/dkms, and
 #     sch_dcn, sch_pi and sch_afd bring aqm_lib first;
-#  6. tc: with the suite's own tc, `tc qdisc add dev lo root KIND help`
+#  8. tc: with the suite's own tc, `tc qdisc add dev lo root KIND help`
 #     prints our plugin's usage for dcn, pi, afd and blue, and sfb is still
 #     iproute2's; dpkg --verify iproute2 finds none of its files changed;
 #     aqmstat samples lo (in a network namespace of its own, like tc);
-#  7. sfb, once with the suite's kernel alone (before step 4) and once
-#     with both: linux-aqm-sfb-dkms installed as on a machine running the
-#     newest kernel (a `uname -r` of it first on apt's DPkg::Path: DKMS's
-#     postinst builds for that one, the package's own for the older one);
-#     sch_sfb of ours for every kernel, modprobe and tc's sfb find ours;
-#     purged, they find Linux's again and nothing of it is left;
-#  8. purge: apt-get purge of linux-aqm-dkms and linux-aqm-tc, then
+#  9. sfb with both kernels, as step 4, installed as on a machine running
+#     the newest kernel;
+# 10. purge: apt-get purge of linux-aqm-dkms and linux-aqm-tc, then
 #     nothing of ours is left (no module under /lib/modules/*/updates, no
 #     /var/lib/dkms/linux-aqm*, no /usr/src/linux-aqm*, no plugin, man page
 #     or aqmstat, no depmod or modprobe configuration), and every path that
 #     is new since before step 3 belongs to an installed package, to the
-#     kernel of step 4, or is DKMS's signing key (/var/lib/dkms/mok.*).
+#     kernel of step 5, or is DKMS's signing key (/var/lib/dkms/mok.*).
 #
 # No module is loaded and no qdisc added: this machine's kernel has no
 # module support, and tc runs in a network namespace of its own. Loading
@@ -41,8 +46,8 @@
 #
 # The steps run one at a time (the machine may be busy); each one's output
 # is in BASE/logs/SUITE/N-STEP.log. A failed step ends its suite, except
-# that once the packages are installed, steps 7 and 8 run whatever failed
-# before them. The roots stay for inspection (BASE/SUITE) and are made anew
+# that once the packages are installed, steps 4, 9 and 10 run whatever
+# failed before them. The roots stay for inspection (BASE/SUITE) and are made anew
 # on the next run.
 #
 # Usage: deb-check.sh [--base DIR] [SUITE...]   (default: bookworm trixie)
@@ -106,7 +111,7 @@ in_root() {
 }
 
 # the functions of this script that run in the root (r_*)
-r_fns=(r_kernels r_packages r_dkms r_modprobe r_no_module r_tc r_aqmstat r_files)
+r_fns=(r_kernels r_packages r_dkms r_modprobe r_no_module r_tc r_aqmstat r_files r_kernel_files)
 
 # in_root_fn FUNCTION ARGS...: a function of this script, run in the root
 in_root_fn() {
@@ -184,6 +189,16 @@ r_kernels() {
 r_packages() {
 	dpkg-query -W -f '${db:Status-Abbrev} ${Package}\n' 'linux-aqm*' 2>/dev/null |
 		awk '$1 != "un" { print $2 }'
+}
+
+# what dpkg --verify says of the installed kernel packages' files (nothing
+# when they are as shipped)
+r_kernel_files() {
+	local p
+	for p in $(dpkg-query -W -f '${db:Status-Abbrev} ${Package}\n' 'linux-image-*' 'linux-modules-*' 2>/dev/null |
+		awk '$1 == "ii" { print $2 }'); do
+		dpkg --verify "$p" | sed "s|^|$p: |"
+	done
 }
 
 # r_dkms NAME VERSION MODULE...: DKMS built and installed MODULEs of
@@ -442,9 +457,11 @@ s_tc() {
 	return "$bad"
 }
 
-# linux-aqm-sfb-dkms as on a machine running the newest kernel
-s_sfb() {
-	local newest bad=0
+# apt_as_newest ARGS...: apt-get ARGS in the root as on a machine running
+# its newest kernel: a `uname -r` of it first on the PATH of the maintainer
+# scripts (apt runs dpkg with DPkg::Path)
+apt_as_newest() {
+	local newest rc=0
 	newest=$(in_root_fn r_kernels | sort -V | tail -n 1)
 	cat >"$root/usr/local/bin/uname" <<-EOF
 		#!/bin/sh
@@ -454,13 +471,34 @@ s_sfb() {
 	EOF
 	chmod +x "$root/usr/local/bin/uname"
 	echo "uname -r: $(in_root 'uname -r')"
-	# apt runs dpkg, and so the maintainer scripts, with DPkg::Path
-	if ! in_root "apt-get -o DPkg::Path=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-		install -y $debdir/linux-aqm-sfb-dkms_*_amd64.deb"; then
+	in_root "apt-get -o DPkg::Path=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin $*" || rc=$?
+	rm -f "$root/usr/local/bin/uname"
+	return "$rc"
+}
+
+# linux-aqm-dkms installed again as on a machine running the newest kernel:
+# DKMS's postinst builds for that one (Debian 12) or for all (Debian 13's
+# autoinstall_all_kernels), the package's own loop for the rest
+s_reinstall() {
+	local out bad=0
+	out=$(apt_as_newest install -y --reinstall "$debdir/linux-aqm-dkms_*_all.deb" 2>&1) || bad=1
+	printf '%s\n' "$out"
+	[ "$bad" -eq 0 ] || { echo "FAIL: the reinstall failed"; return 1; }
+	in_root_fn r_dkms linux-aqm "$dkms_ver" "${modules[@]}" || bad=1
+	echo "DKMS's postinst: $(grep -m1 '^Building for ' <<<"$out" || echo '?')"
+	echo "the package's loop: $(grep 'linux-aqm-dkms: building ' <<<"$out" | sed 's/.* for //' | tr '\n' ' ')"
+	return "$bad"
+}
+
+# linux-aqm-sfb-dkms as on a machine running the newest kernel
+s_sfb() {
+	local bad=0 kf
+	if ! apt_as_newest install -y "$debdir/linux-aqm-sfb-dkms_*_amd64.deb"; then
 		echo "FAIL: linux-aqm-sfb-dkms did not install: $(in_root 'dkms status linux-aqm-sfb' 2>&1 | tr '\n' ' ')"
 		bad=1
 	fi
-	rm -f "$root/usr/local/bin/uname"
+	kf=$(in_root_fn r_kernel_files)
+	echo "dpkg --verify of the kernel packages, linux-aqm-sfb-dkms installed: ${kf:-nothing changed}"
 	if [ "$bad" -eq 0 ]; then
 		in_root_fn r_dkms linux-aqm-sfb "$dkms_ver" sch_sfb || bad=1
 		in_root_fn r_modprobe updates/dkms sfb || bad=1
@@ -475,6 +513,13 @@ s_sfb() {
 	in_root_netns r_tc theirs sfb "$(usage_of sfb)" || bad=1
 	in_root_fn r_files absent "/lib/modules/*/updates/dkms/sch_sfb.ko*" /var/lib/dkms/linux-aqm-sfb \
 		"/usr/src/linux-aqm-sfb-*" "/usr/lib/*/tc/q_sfb.so" "/usr/share/man/man8/tc-sfb-aqm.8*" || bad=1
+	kf=$(in_root_fn r_kernel_files)
+	if [ -n "$kf" ]; then
+		echo "FAIL: the kernel packages' files are not as shipped: $kf"
+		bad=1
+	else
+		echo "dpkg --verify of the kernel packages, linux-aqm-sfb-dkms purged: nothing changed"
+	fi
 	in_root_fn r_dkms linux-aqm "$dkms_ver" "${modules[@]}" >/dev/null ||
 		{ echo "FAIL: linux-aqm's modules went with linux-aqm-sfb-dkms"; bad=1; }
 	return "$bad"
@@ -548,6 +593,7 @@ for suite in "${suites[@]}"; do
 		step "$suite" "install -dkms -tc: DKMS builds ${#modules[@]} modules" s_install; then
 		step "$suite" "sfb opt-in, $suite's kernel: in, takes over, out" s_sfb || true
 		{ step "$suite" "upgrade: $suite-backports kernel, DKMS hook" s_upgrade &&
+			step "$suite" "reinstall as if running the newest: every kernel" s_reinstall &&
 			step "$suite" "modprobe -n: ours from updates/dkms" s_modprobe &&
 			step "$suite" "tc help: ours (dcn pi afd blue), sfb iproute2's" s_tc; } || true
 		step "$suite" "sfb opt-in, both kernels: in, takes over, out" s_sfb || true

@@ -216,7 +216,7 @@ def plot_intervals(out: Path, res: Results, ecn: bool) -> str | None:
     metrics = ["loss %", "RT p50 ms", "RT p90 ms"]
     fig, axes = plt.subplots(1, len(metrics), figsize=(5 * len(metrics), 4))
     width = (
-        0.6
+        0.25
         * min([b - a for a, b in zip(res.loads, res.loads[1:], strict=False)] or [0.1])
         / max(1, len(res.names))
     )

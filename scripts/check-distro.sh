@@ -37,11 +37,11 @@
 #  5. the VM: vng --run VMLINUZ boots the distribution's kernel. virtme-ng
 #     finds the modules tree beside the image (the extracted root's
 #     lib/modules/KVER or usr/lib/modules/KVER), builds an initramfs with
-#     the host's busybox (busybox-static) and the modules the distribution
-#     kernel has as modules (virtio_pci, 9p, 9pnet_virtio, virtio_console,
-#     ...: modprobe --show-depends on that tree), and in the guest links
-#     /lib/modules/KVER to the tree, so that the guest's modprobe loads the
-#     rest on demand. In it selftests/vm/distro-guest.sh: insmod of our
+#     the host's busybox (busybox-static) and the drivers the distribution
+#     kernel has as modules (9p, 9pnet_virtio, overlay; on 6.1 virtio_pci
+#     and virtio_console too: modprobe --show-depends on that tree), and in
+#     the guest links /lib/modules/KVER to the tree, so that the guest's
+#     modprobe loads the rest on demand. In it selftests/vm/distro-guest.sh: insmod of our
 #     modules, selftests/net/contract.sh, a short dumbbell run per qdisc
 #     (selftests/net/lib.sh) driven by that tc, the kernel log.
 # Then a table (suite, kernel, modules loaded, contract N/N, dumbbell per

@@ -86,7 +86,7 @@ start=$(date +%s)
 aqm_need vng virtme-run qemu-system-x86_64 udevadm timeout depmod modprobe dpkg-deb
 # virtme-ng's initramfs for a distribution kernel (its virtio and 9p
 # drivers are modules) needs a static busybox
-if ! command -v busybox >/dev/null || ! file -L "$(command -v busybox)" | grep -q 'statically linked'; then
+if ! dpkg-query -W -f '${Status}' busybox-static 2>/dev/null | grep -q 'ok installed'; then
 	aqm_log "apt-get install busybox-static (virtme-ng's initramfs)"
 	aqm_root apt-get update -qq
 	aqm_root env DEBIAN_FRONTEND=noninteractive \

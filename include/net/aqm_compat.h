@@ -20,6 +20,7 @@
 #include <linux/build_bug.h>
 #include <linux/module.h>
 #include <linux/version.h>
+#include <net/pkt_cls.h>
 #include <net/pkt_sched.h>
 
 /*
@@ -39,6 +40,24 @@
  */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 9, 0) && !defined(MODULE_ALIAS_NET_SCH)
 #define MODULE_ALIAS_NET_SCH(id) static_assert(sizeof(id) > 1, "a qdisc kind")
+#endif
+
+/*
+ * tcf_classify_qdisc() runs a qdisc's filter chain and turns a redirect,
+ * which a qdisc's filters do not support, into a drop. It came into the
+ * stable kernels with that fix, not with a release, so the Kbuild probes
+ * the headers for it (AQM_NO_TCF_CLASSIFY_QDISC where it is missing); the
+ * same rule then holds on a kernel without it.
+ */
+#ifdef AQM_NO_TCF_CLASSIFY_QDISC
+static inline int tcf_classify_qdisc(struct sk_buff *skb,
+				     const struct tcf_proto *tp,
+				     struct tcf_result *res, bool compat_mode)
+{
+	int ret = tcf_classify(skb, NULL, tp, res, compat_mode);
+
+	return ret == TC_ACT_REDIRECT ? TC_ACT_SHOT : ret;
+}
 #endif
 
 #endif /* __NET_AQM_COMPAT_H */

@@ -131,7 +131,7 @@ checkpatch() {
 # groff prints a warning for every man page problem; none may appear
 man_pages() {
 	local f out rc=0
-	for f in tc/*.8; do
+	for f in tc/*.8 scripts/bench/*.1; do
 		out=$(groff -man -ww -z "$f" 2>&1)
 		[ -z "$out" ] || { echo "$f: $out"; rc=1; }
 	done

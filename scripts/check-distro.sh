@@ -103,33 +103,10 @@ host="$results/host.tap"
 n=0
 host_codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
 
-# step NAME CMD...: run CMD (a function runs in this shell: what it sets
-# stays set), log its output, record one TAP result; exit 77 is a skip
-# whose reason is the log's last SKIP line
+# step NAME CMD...: aqm_step (scripts/lib/common.sh); its status is the
+# step's (77: skipped)
 step() {
-	local name=$1 log t0 rc=0
-	shift
-	n=$((n + 1))
-	log="$logs/$(echo "$name" | tr -c 'A-Za-z0-9.\n-' '_').log"
-	t0=$(date +%s)
-	"$@" >"$log" 2>&1 || rc=$?
-	if [ "$rc" -eq 0 ] && grep -qE '(warning|error):' "$log"; then
-		rc=1
-	fi
-	if [ "$rc" -eq 77 ]; then
-		echo "ok $n $name # SKIP $(grep SKIP "$log" | tail -n 1)" >>"$host"
-		aqm_log "$name: skipped ($(grep SKIP "$log" | tail -n 1))"
-		return 77
-	fi
-	if [ "$rc" -eq 0 ]; then
-		echo "ok $n $name" >>"$host"
-	else
-		echo "not ok $n $name" >>"$host"
-		aqm_log "FAILED: $name (log: $log)"
-		tail -n 20 "$log" >&2
-	fi
-	aqm_log "$name: $([ "$rc" -eq 0 ] && echo ok || echo FAILED) ($(($(date +%s) - t0)) s)"
-	return "$rc"
+	aqm_step "$@"
 }
 
 # --- 1. the suite's kernel: headers and image ------------------------------

@@ -61,34 +61,10 @@ mkdir -p "$results" "$logs"
 host="$results/host.tap"
 n=0
 
-# step NAME CMD...: run CMD, log its output, record one TAP result. A step
-# fails on a non-zero status, or when its log has a compiler or sparse
-# warning.
+# step NAME CMD...: aqm_step (scripts/lib/common.sh), a failure recorded
+# and the run going on
 step() {
-	local name=$1 log
-	shift
-	n=$((n + 1))
-	log="$logs/$(echo "$name" | tr -c 'A-Za-z0-9.\n-' '_').log"
-	local t0 rc=0
-	t0=$(date +%s)
-	"$@" >"$log" 2>&1 || rc=$?
-	if [ "$rc" -eq 0 ] && grep -qE '(warning|error):' "$log"; then
-		rc=1
-	fi
-	# 77: the step could not run here (its last line says why)
-	if [ "$rc" -eq 77 ]; then
-		echo "ok $n $name # SKIP $(grep SKIP "$log" | tail -n 1)" >>"$host"
-		aqm_log "$name: skipped ($(grep SKIP "$log" | tail -n 1))"
-		return
-	fi
-	if [ "$rc" -eq 0 ]; then
-		echo "ok $n $name" >>"$host"
-	else
-		echo "not ok $n $name" >>"$host"
-		aqm_log "FAILED: $name (log: $log)"
-		tail -n 20 "$log" >&2
-	fi
-	aqm_log "$name: $([ "$rc" -eq 0 ] && echo ok || echo FAILED) ($(($(date +%s) - t0)) s)"
+	aqm_step "$@" || true
 }
 
 kernel_c() {

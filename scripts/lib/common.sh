@@ -23,6 +23,39 @@ aqm_die() {
 	exit 1
 }
 
+# aqm_step NAME CMD...: run CMD (a function runs in this shell: what it
+# sets stays set), keep its output in $logs/NAME.log and append one TAP
+# result to $host, numbered by the caller's counter n. A step fails on a
+# non-zero status or when its log has a compiler or sparse warning; exit
+# 77 is a skip whose reason is the log's last SKIP line. Returns CMD's
+# status (77 for a skip).
+aqm_step() {
+	local name=$1 log t0 rc=0
+	shift
+	: "${host:?aqm_step needs host, the TAP file}"
+	n=$((n + 1))
+	log="${logs:?}/$(echo "$name" | tr -c 'A-Za-z0-9.\n-' '_').log"
+	t0=$(date +%s)
+	"$@" >"$log" 2>&1 || rc=$?
+	if [ "$rc" -eq 0 ] && grep -qE '(warning|error):' "$log"; then
+		rc=1
+	fi
+	if [ "$rc" -eq 77 ]; then
+		echo "ok $n $name # SKIP $(grep SKIP "$log" | tail -n 1)" >>"$host"
+		aqm_log "$name: skipped ($(grep SKIP "$log" | tail -n 1))"
+		return 77
+	fi
+	if [ "$rc" -eq 0 ]; then
+		echo "ok $n $name" >>"$host"
+	else
+		echo "not ok $n $name" >>"$host"
+		aqm_log "FAILED: $name (log: $log)"
+		tail -n 20 "$log" >&2
+	fi
+	aqm_log "$name: $([ "$rc" -eq 0 ] && echo ok || echo FAILED) ($(($(date +%s) - t0)) s)"
+	return "$rc"
+}
+
 # Run a command as root: directly when we are root, else through sudo.
 aqm_root() {
 	if [ "$(id -u)" -eq 0 ]; then

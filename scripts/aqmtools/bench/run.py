@@ -36,7 +36,7 @@ from typing import Any
 
 from aqmtools.bench import testbed
 from aqmtools.bench.experiment import Experiment, Qdisc, load
-from aqmtools.bench.stats import leaf
+from aqmtools.bench.stats import leaf, read_web
 from aqmtools.bench.testbed import Cmd, Testbed
 
 WEB_PORT = 8080
@@ -419,33 +419,13 @@ def requested_bytes(csv_text: str) -> int:
     """Response bytes requested by the measured exchanges of a webgen log
     (warm-up excluded), whether they completed, failed or were cut off:
     the load offered."""
-    lines = csv_text.splitlines()
-    if not lines:
-        return 0
-    cols = lines[0].split(",")
-    i_size, i_status = cols.index("req_size"), cols.index("status")
-    total = 0
-    for line in lines[1:]:
-        f = line.split(",")
-        if len(f) == len(cols) and f[i_status] != "warmup":
-            total += int(f[i_size])
-    return total
+    return read_web([csv_text]).offered_bytes if csv_text else 0
 
 
 def received_bytes(csv_text: str) -> int:
     """Response bytes of the completed, measured exchanges of a webgen log
     (warm-up excluded)."""
-    lines = csv_text.splitlines()
-    if not lines:
-        return 0
-    cols = lines[0].split(",")
-    i_bytes, i_status = cols.index("resp_bytes"), cols.index("status")
-    total = 0
-    for line in lines[1:]:
-        f = line.split(",")
-        if len(f) == len(cols) and f[i_status] == "ok":
-            total += int(f[i_bytes])
-    return total
+    return sum(e.resp_bytes for e in read_web([csv_text]).done) if csv_text else 0
 
 
 def select_seeds(exp: Experiment, which: str, only: list[int]) -> list[int]:

@@ -103,7 +103,7 @@ for s in "${suites[@]}"; do
 	rc=0
 	line=$("$AQM_TOP/scripts/tc/iproute2-versions.sh" "$s") || rc=$?
 	if [ "$rc" -eq 3 ]; then
-		summary+=("$s: SKIP: the archive here does not serve iproute2's source for $s")
+		summary+=("$s: SKIP: iproute2's source for $s cannot be had from the archive here (see the log above)")
 		skipped=1
 		continue
 	elif [ "$rc" -ne 0 ]; then

@@ -15,9 +15,11 @@
 #
 # Usage: iproute2-versions.sh SUITE...
 # Prints "SUITE VERSION DIR" for each SUITE, DIR being the source tree.
-# Exits 3 when the archive lists a suite's source but does not serve its
-# files (seen on a registry mirror that serves trixie's and sid's binary
-# packages only), 1 on any other failure.
+# Exits 3 when the suite's source cannot be had here: the archive lists it
+# but does not serve its files (seen on a registry mirror that serves
+# trixie's and sid's binary packages only), or the suite's index cannot be
+# fetched and none is cached (seen: sid's InRelease served weeks past its
+# Valid-Until); 1 on any other failure.
 #
 # AQM_IPROUTE2_SRC_<SUITE> (the suite in capitals: AQM_IPROUTE2_SRC_SID)
 # names a tree to use instead, as IPROUTE2_SRC does for iproute2-src.sh:
@@ -63,8 +65,12 @@ suite_version() {
 			touch "$d/version"
 			aqm_log "$s: could not refresh the index (see $d/update.log), keeping iproute2 $(cat "$d/version")"
 		else
+			# the index cannot be had (seen here: a mirror serving
+			# sid's InRelease weeks past its Valid-Until): like a
+			# missing source, the suite is not to be had here
 			cat "$d/update.log" >&2
-			aqm_die "$s: apt-get update of $mirror $s failed"
+			aqm_log "$s: apt-get update of $mirror $s failed"
+			exit 3
 		fi
 	fi
 	cat "$d/version"

@@ -170,6 +170,16 @@ def summarise(directory: Path) -> Summary:
     return total
 
 
+def failure_log_tail(directory: Path, failure: str, lines: int = 40) -> list[str]:
+    """The end of the stderr a VM result kept beside its TAP (NAME.err),
+    so that a log that only shows the summary (CI) still shows why"""
+    source = failure.split("/", 1)[0].split(":", 1)[0]
+    err = directory / f"{source}.err"
+    if not err.is_file():
+        return []
+    return err.read_text(errors="replace").splitlines()[-lines:]
+
+
 def main(argv: list[str]) -> int:
     if len(argv) != 2:
         print(f"usage: {argv[0]} RESULTS_DIR", file=sys.stderr)
@@ -177,6 +187,8 @@ def main(argv: list[str]) -> int:
     s = summarise(Path(argv[1]))
     for f in s.failures:
         print(f"FAIL {f}")
+        for line in failure_log_tail(Path(argv[1]), f):
+            print(f"  | {line}")
     for f in s.expected:
         print(f"XFAIL {f}")
     if s.expected:

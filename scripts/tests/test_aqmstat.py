@@ -113,6 +113,8 @@ KINDS = [
             *(f"polluted_{j}" for j in range(16)),
         ),
         ours_counters=("penalty_drops_bytes",),
+        # flows penalized in the last second: time, not packets, ages it
+        volatile=("penalized",),
     ),
     Kind(
         ("codel", "limit", "8"),
@@ -221,9 +223,15 @@ def _setup_veth(a: Netns, b: Netns) -> bool:
     b.run("ip", "addr", "add", "198.18.0.2/24", "dev", "vb")
     a.run("ip", "link", "set", "va", "up")
     b.run("ip", "link", "set", "vb", "up")
-    # no ARP either: a permanent neighbour
+    # no ARP either, in both directions: a permanent neighbour on each
+    # side. b answers the burst with ICMP; had it to resolve a, a's ARP
+    # replies would cross the qdisc under test, and its unicast probes
+    # (when b's entry goes stale, 15-45 s in, 5 s after an ICMP) at any
+    # time, also between tc's snapshot and aqmstat's record
     a.run("ip", "neigh", "replace", "198.18.0.2", "lladdr", "02:00:00:00:00:02",
           "dev", "va", "nud", "permanent")  # fmt: skip
+    b.run("ip", "neigh", "replace", "198.18.0.1", "lladdr", "02:00:00:00:00:01",
+          "dev", "vb", "nud", "permanent")  # fmt: skip
     return True
 
 

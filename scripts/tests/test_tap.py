@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from aqmtools.tap import Result, main, parse, results, summarise
 
 KUNIT_OK = """\
@@ -120,3 +122,17 @@ def test_results_lists_the_top_level_lines() -> None:
     ]
     assert [r.todo for r in results(text)] == [False, True, False]
     assert [r.skipped for r in results(text)] == [False, False, True]
+
+
+def test_main_prints_the_end_of_a_failed_results_stderr(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "net-x.tap").write_text("1..1\nnot ok 1 x works\n")
+    (tmp_path / "net-x.err").write_text("".join(f"line {i}\n" for i in range(100)))
+    (tmp_path / "ok-y.tap").write_text("1..1\nok 1 y\n")
+    (tmp_path / "ok-y.err").write_text("not shown\n")
+    assert main(["tap", str(tmp_path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "FAIL net-x: x works"
+    assert out[1:41] == [f"  | line {i}" for i in range(60, 100)]
+    assert "not shown" not in "\n".join(out)

@@ -331,6 +331,15 @@ def test_the_archive_recomputes_the_same_summary(tmp_path: Path) -> None:
     ]
     (d / "aqmstat-down.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
     (d / "aqmstat-up.jsonl").write_text("{}\n" * 5000)
+    # the same trace for a run of the second seed, thinned to one a second
+    d12 = out / "a-load90-ecn0-s12"
+    meta12 = json.loads((d12 / "run.json").read_text())
+    meta12["start_wall"] = 1000.003
+    (d12 / "run.json").write_text(json.dumps(meta12))
+    (d12 / "aqmstat-down.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
+    # warm-up exchanges: counted by the report, stored as their status only
+    with (d / "web-c1.csv").open("a") as f:
+        f.write(_row(10_000, 90_000, 700, "warmup", 700) * 3)
     (d / "iperf-tcp0.json").write_text(
         json.dumps(
             {"intervals": [{"x": 1}] * 1000, "end": {"sum_received": {"bits_per_second": 5e6}}}
@@ -348,5 +357,28 @@ def test_the_archive_recomputes_the_same_summary(tmp_path: Path) -> None:
     assert 120 <= len(kept) <= 123
     walls = {json.loads(x)["wall"] for x in kept}
     assert {1001.01, 1010.0} <= walls
+    kept12 = (copy / "a-load90-ecn0-s12" / "aqmstat-down.jsonl").read_text().splitlines()
+    assert 12 <= len(kept12) <= 15
+    assert {1001.01, 1010.0} <= {json.loads(x)["wall"] for x in kept12}
+    assert (copy / "format").read_text() == "2\n"
     assert not (copy / "a-load90-ecn0-s11" / "aqmstat-up.jsonl").exists()
     assert "intervals" not in (copy / "a-load90-ecn0-s11" / "iperf-tcp0.json").read_text()
+
+
+def test_archived_web_logs_read_as_the_originals() -> None:
+    text = HEADER + "".join(
+        [
+            _row(10, 90, 700, "warmup", 700),
+            _row(1_000, 5_000, 1200, "ok", 1200),
+            _row(2_000, 7_000, 300, "unfinished", 90_000),
+            _row(3_000, None, 0, "unfinished", 4_000),
+            _row(4_000, None, 0, "error", 500),
+        ]
+    )
+    packed = archive.web_columns(text)
+    lines = packed.splitlines()
+    assert lines[1] == ",,,warmup,"
+    # an equal request size is left out, a different one kept
+    assert lines[2] == "1000,5000,1200,ok,"
+    assert lines[3] == "2000,7000,300,unfinished,90000"
+    assert read_web([archive.web_restore(packed)]) == read_web([text])

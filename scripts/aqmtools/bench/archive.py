@@ -4,10 +4,18 @@
 run its run.json, the tc statistics before and after, the webgen logs
 (every exchange, with the columns the report reads), the iperf3 results
 (their "end" sections), flent's summaries and the downstream aqmstat
-trace thinned to one record per 100 ms, keeping the records that bound
-the measured window, so that the report computed from the archive is the
-report of the full data; the upstream trace (requests and ACKs) is left
-out. Also the experiment file, the commits measured and the calibration.
+trace thinned to one record per 100 ms for the runs of the first seed
+(the report plots their queues over time) and one per second for the
+others, keeping the records that bound the measured window, so that the
+report computed from the archive is the report of the full data; the
+upstream trace (requests and ACKs) is left out. Also the experiment
+file, the commits measured and the calibration.
+
+Format 2 (a file "format" in the archive) stores the webgen logs without
+what the report does not read or can restore: a warm-up exchange keeps
+only its status (the report counts them), and a request size equal to
+the response's is left empty; `report` restores both before reading.
+Archives without the file (format 1) hold the logs as they were.
 
 `report ARCHIVE DIR` unpacks ARCHIVE into DIR and writes the summary and
 the plots there (python3 -m aqmtools.bench.report DIR).
@@ -28,19 +36,24 @@ from typing import Any
 
 from aqmtools.bench import report
 
-# aqmstat samples every 10 ms; the archive keeps one record in THIN
+# aqmstat samples every 10 ms; the archive keeps one record in THIN of
+# the first seed's runs, one in THIN_LATER of the others'
 THIN = 10
+THIN_LATER = 100
+FORMAT = "2"
 TOP_FILES = ("experiment.toml", "commit", "calibration/calibration.json")
 # what aqmtools.bench.stats.read_web reads of a webgen log
 WEB_COLUMNS = ("start_us", "end_us", "resp_bytes", "status", "req_size")
 
 
-def thin_trace(records: list[dict[str, Any]], t0: float, t1: float) -> list[dict[str, Any]]:
-    """Every THIN-th record, the last one, and the first at or after T0 and
-    the last at or before T1 on the wall clock (the measured window's
+def thin_trace(
+    records: list[dict[str, Any]], t0: float, t1: float, every: int = THIN
+) -> list[dict[str, Any]]:
+    """Every EVERY-th record, the last one, and the first at or after T0
+    and the last at or before T1 on the wall clock (the measured window's
     bounds, which the report's link figures are computed from)."""
     keep = {0, len(records) - 1} if records else set()
-    keep |= set(range(0, len(records), THIN))
+    keep |= set(range(0, len(records), every))
     inside = [i for i, r in enumerate(records) if t0 <= r.get("wall", -1.0) <= t1]
     if inside:
         keep |= {inside[0], inside[-1]}
@@ -50,18 +63,40 @@ def thin_trace(records: list[dict[str, Any]], t0: float, t1: float) -> list[dict
 def web_columns(text: str) -> str:
     """A webgen log with the columns the report reads (WEB_COLUMNS), every
     row kept: the exchanges' times, sizes and outcomes; not the user, the
-    connection, the server, the request's size or the first byte."""
+    connection, the server, the request's size or the first byte. A
+    warm-up row keeps only its status, and req_size is left empty where
+    it equals resp_bytes (format 2; web_restore undoes it)."""
     rows = list(csv.DictReader(io.StringIO(text)))
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
     w.writerow(WEB_COLUMNS)
     for r in rows:
-        w.writerow([r.get(c, "") for c in WEB_COLUMNS])
+        vals = {c: r.get(c, "") for c in WEB_COLUMNS}
+        if vals["status"] == "warmup":
+            vals = {c: "" for c in WEB_COLUMNS} | {"status": "warmup"}
+        elif vals["req_size"] == vals["resp_bytes"]:
+            vals["req_size"] = ""
+        w.writerow([vals[c] for c in WEB_COLUMNS])
     return out.getvalue()
 
 
-def _run_files(rundir: Path) -> dict[str, bytes]:
-    """The archived files of one run, by name."""
+def web_restore(text: str) -> str:
+    """A format-2 webgen log as the report reads it: the request sizes
+    left out restored from the response's"""
+    rows = list(csv.DictReader(io.StringIO(text)))
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(WEB_COLUMNS)
+    for r in rows:
+        if r["status"] != "warmup" and not r["req_size"]:
+            r["req_size"] = r["resp_bytes"]
+        w.writerow([r[c] for c in WEB_COLUMNS])
+    return out.getvalue()
+
+
+def _run_files(rundir: Path, every: int = THIN) -> dict[str, bytes]:
+    """The archived files of one run, by name; its aqmstat trace keeps one
+    record in EVERY."""
     files: dict[str, bytes] = {}
     meta = json.loads((rundir / "run.json").read_text())
     for name in ("run.json", "tc-before.json", "tc-after.json"):
@@ -77,7 +112,7 @@ def _run_files(rundir: Path) -> dict[str, bytes]:
     if trace.exists():
         recs = [json.loads(x) for x in trace.read_text().splitlines() if x.strip()]
         t0 = meta.get("start_wall", 0.0)
-        kept = thin_trace(recs, t0 + meta["warmup_s"], t0 + meta["duration_s"])
+        kept = thin_trace(recs, t0 + meta["warmup_s"], t0 + meta["duration_s"], every)
         files[trace.name] = "".join(json.dumps(r) + "\n" for r in kept).encode()
     return files
 
@@ -94,11 +129,16 @@ def pack(out: Path, dest: Path) -> Path:
             info.mtime = 0
             tar.addfile(info, io.BytesIO(data))
 
+        add("format", (FORMAT + "\n").encode())
         for name in TOP_FILES:
             if (out / name).exists():
                 add(name, (out / name).read_bytes())
-        for rundir in sorted(p.parent for p in out.glob("*/run.json")):
-            for name, data in _run_files(rundir).items():
+        rundirs = sorted(p.parent for p in out.glob("*/run.json"))
+        seeds = {d: json.loads((d / "run.json").read_text()).get("seed", 0) for d in rundirs}
+        first = min(seeds.values(), default=0)
+        for rundir in rundirs:
+            every = THIN if seeds[rundir] == first else THIN_LATER
+            for name, data in _run_files(rundir, every).items():
                 add(f"{rundir.name}/{name}", data)
     return path
 
@@ -116,6 +156,10 @@ def unpack(archive: Path, dest: Path) -> None:
             target = dest.joinpath(*parts)
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(src.read())
+    fmt = dest / "format"
+    if fmt.exists() and fmt.read_text().strip() == "2":
+        for p in dest.glob("*/web-c*.csv"):
+            p.write_text(web_restore(p.read_text()))
 
 
 def main(argv: list[str]) -> int:

@@ -315,36 +315,20 @@ tc_for() {
 }
 
 # --- 5. the VM --------------------------------------------------------------
-accel=${AQM_VM_ACCEL:-}
-if [ -z "$accel" ]; then
-	accel=tcg
-	for f in "$AQM_CACHE/accel-$(cat /proc/sys/kernel/random/boot_id)-"*; do
-		[ -f "$f" ] && accel=$(cat "$f")
-	done
-fi
+accel=$(aqm_vm_accel)
 
 # boot SUITE: the distribution's kernel, distro-guest.sh in it
 boot() {
-	local s=$1 sres="$results/$1" t0 rc=0 pid args cmd
+	local s=$1 sres="$results/$1" t0 rc=0 cmd
 	mkdir -p "$sres"
-	args=(--run "$vmlinuz" --memory 2G --cpus 2 --verbose
-		--rodir "$(realpath "$AQM_CACHE")" --rwdir "$sres")
-	[ "$accel" = tcg ] && args+=(--disable-kvm)
 	cmd="PATH=${tc_wrap:+$tc_wrap:}/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 	cmd+=" TC_LIB_DIR=$(printf %q "$tc_lib") AQM_TC_DESC=$(printf %q "$tc_desc")"
 	cmd+=" AQM_DISTRO_SMOKE_SECS=${AQM_DISTRO_SMOKE_SECS:-4}"
 	cmd+=" bash $(printf %q "$src/selftests/vm/distro-guest.sh") $(printf %q "$sres") $s"
 	aqm_log "$s: booting $kver ($ver) with $accel: vng --run $vmlinuz"
 	t0=$(date +%s)
-	# as scripts/vm/run.sh: timeout leads a process group of its own,
-	# so that qemu ends with vng
-	timeout -k 10 "$vm_timeout" vng "${args[@]}" --exec "$cmd" </dev/null \
-		>"$logs/$s-vm.log" 2>"$logs/$s-console.log" &
-	pid=$!
-	# shellcheck disable=SC2064 # the pid is meant to be expanded now
-	trap "kill -TERM -- -$pid 2>/dev/null; exit 130" INT TERM
-	wait "$pid" || rc=$?
-	trap - INT TERM
+	aqm_vng_distro "$vmlinuz" "$vm_timeout" "$logs/$s-vm.log" "$logs/$s-console.log" "$cmd" \
+		--rodir "$(realpath "$AQM_CACHE")" --rwdir "$sres" || rc=$?
 	echo "$(($(date +%s) - t0))" >"$sres/vm-seconds"
 	grep '^distro-guest:' "$logs/$s-vm.log" >&2 || true
 	if [ "$rc" -ne 0 ] || ! grep -q '^distro-guest: done' "$logs/$s-vm.log"; then

@@ -31,6 +31,14 @@
 #     prints our plugin's usage for dcn, pi, afd and blue, and sfb is still
 #     iproute2's; dpkg --verify iproute2 finds none of its files changed;
 #     aqmstat samples lo (in a network namespace of its own, like tc);
+#  8b. boot (unless --no-boot): every kernel of the root booted in the
+#     test VM (virtme-ng boots the root's /boot/vmlinuz-KVER with the
+#     root's modules tree, DKMS's builds included), and in it
+#     selftests/vm/deb-guest.sh: with nothing of ours loaded by hand, the
+#     root's tc (in a chroot) adds dcn, pi, afd and blue, the kernel loads
+#     DKMS's modules on demand (their srcversion checked), tc -s shows them
+#     through the installed plugins, tc's sfb loads the kernel's own, and
+#     the kernel log stays clean;
 #  9. sfb with both kernels, as step 4, installed as on a machine running
 #     the newest kernel;
 # 10. purge: apt-get purge of linux-aqm-dkms and linux-aqm-tc, then
@@ -40,9 +48,9 @@
 #     is new since before step 3 belongs to an installed package, to the
 #     kernel of step 5, or is DKMS's signing key (/var/lib/dkms/mok.*).
 #
-# No module is loaded and no qdisc added: this machine's kernel has no
-# module support, and tc runs in a network namespace of its own. Loading
-# the modules under a distribution kernel is the VM's part (docs/install.md).
+# Outside step 8b no module is loaded and no qdisc added: this machine's
+# kernel has no module support, and tc runs in a network namespace of its
+# own; step 8b loads them in the VM, under each kernel the root has.
 #
 # The steps run one at a time (the machine may be busy); each one's output
 # is in BASE/logs/SUITE/N-STEP.log. A failed step ends its suite, except
@@ -50,7 +58,8 @@
 # failed before them. The roots stay for inspection (BASE/SUITE) and are made anew
 # on the next run.
 #
-# Usage: deb-check.sh [--base DIR] [SUITE...]   (default: bookworm trixie)
+# Usage: deb-check.sh [--base DIR] [--no-boot] [SUITE...]
+#   SUITE: default bookworm trixie; --no-boot: no step 8b (no VM)
 # Environment: DEB_CHECK_MIRROR (default: the deb.debian.org mirror);
 # AQM_IPROUTE2_SRC_<SUITE> (AQM_IPROUTE2_SRC_TRIXIE, as for
 # scripts/tc/iproute2-versions.sh): an iproute2 tree of the suite's version
@@ -66,9 +75,11 @@ set -euo pipefail
 
 [ "$(id -u)" -eq 0 ] || exec sudo -- "$0" "$@"
 base=/var/tmp/linux-aqm-deb
+boot=1
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--base) base=$2; shift 2 ;;
+	--no-boot) boot=0; shift ;;
 	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	-*) aqm_die "unknown option $1" ;;
 	*) break ;;
@@ -85,6 +96,7 @@ logbase="$base/logs"
 clone=/var/tmp/linux-aqm
 kinds=(dcn pi afd blue)
 aqm_need debootstrap git unshare chroot
+[ "$boot" -eq 0 ] || aqm_need vng qemu-system-x86_64 timeout
 
 [ -z "$(git -C "$AQM_TOP" status --porcelain)" ] ||
 	aqm_log "warning: uncommitted changes are not in the clone; it has HEAD $(git -C "$AQM_TOP" rev-parse --short HEAD)"
@@ -457,6 +469,33 @@ s_tc() {
 	return "$bad"
 }
 
+# every kernel of the root booted in the VM, deb-guest.sh in it (step 8b)
+s_boot() {
+	local k out rc bad=0 cmd
+	for k in $(in_root_fn r_kernels | sort -V); do
+		out="$logbase/$suite/boot-$k"
+		rm -rf "$out"
+		mkdir -p "$out"
+		cmd="bash $(printf %q "$AQM_TOP/selftests/vm/deb-guest.sh") $(printf %q "$root") $k"
+		cmd+=" $(printf %q "$out") >$(printf %q "$out/guest.tap") 2>$(printf %q "$out/guest.log")"
+		echo "-- $k: vng --run $root/boot/vmlinuz-$k ($(aqm_vm_accel))"
+		rc=0
+		aqm_vng_distro "$root/boot/vmlinuz-$k" 900 "$out/vm.log" "$out/console.log" "$cmd" \
+			--rodir "$root" --rwdir "$out" || rc=$?
+		cat "$out/guest.log" 2>/dev/null || true
+		cat "$out/guest.tap" 2>/dev/null || true
+		if [ "$rc" -ne 0 ] || ! grep -q '^deb-guest: done' "$out/guest.log" 2>/dev/null ||
+			grep -q '^not ok' "$out/guest.tap" || ! grep -q '^ok' "$out/guest.tap"; then
+			echo "FAIL: $k (vng status $rc; the console: $out/console.log)"
+			tail -n 20 "$out/console.log"
+			bad=1
+		else
+			echo "$k: $(grep -c '^ok' "$out/guest.tap") ok"
+		fi
+	done
+	return "$bad"
+}
+
 # apt_as_newest ARGS...: apt-get ARGS in the root as on a machine running
 # its newest kernel: a `uname -r` of it first on the PATH of the maintainer
 # scripts (apt runs dpkg with DPkg::Path)
@@ -595,7 +634,9 @@ for suite in "${suites[@]}"; do
 		{ step "$suite" "upgrade: $suite-backports kernel, DKMS hook" s_upgrade &&
 			step "$suite" "reinstall as if running the newest: every kernel" s_reinstall &&
 			step "$suite" "modprobe -n: ours from updates/dkms" s_modprobe &&
-			step "$suite" "tc help: ours (dcn pi afd blue), sfb iproute2's" s_tc; } || true
+			step "$suite" "tc help: ours (dcn pi afd blue), sfb iproute2's" s_tc &&
+			{ [ "$boot" -eq 0 ] ||
+				step "$suite" "boot each kernel: tc loads DKMS's modules" s_boot; }; } || true
 		step "$suite" "sfb opt-in, both kernels: in, takes over, out" s_sfb || true
 		step "$suite" "purge: nothing of ours left" s_purge || true
 	fi

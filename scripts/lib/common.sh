@@ -107,3 +107,37 @@ aqm_vm_build() {
 	make -s -C "$AQM_VMKDIR" M="$AQM_TOP" modules
 	make -s -C "$AQM_TOP" tc
 }
+
+# aqm_vm_accel: the accelerator for a VM: AQM_VM_ACCEL (kvm or tcg), else
+# what scripts/vm/run.sh found on this boot of the machine, else tcg
+aqm_vm_accel() {
+	local a=${AQM_VM_ACCEL:-} f
+	if [ -z "$a" ]; then
+		a=tcg
+		for f in "$AQM_CACHE/accel-$(cat /proc/sys/kernel/random/boot_id)-"*; do
+			[ -f "$f" ] && a=$(cat "$f")
+		done
+	fi
+	echo "$a"
+}
+
+# aqm_vng_distro VMLINUZ SECONDS VMLOG CONSOLE CMD [VNG-ARG...]: boot a
+# distribution's kernel image with virtme-ng, which takes the modules tree
+# beside it (ROOT/boot/vmlinuz-KVER: ROOT/lib/modules/KVER), and run the
+# shell command CMD in it as root; the guest's output in VMLOG, the
+# kernel's console in CONSOLE. Returns vng's status (124: past SECONDS).
+aqm_vng_distro() {
+	local vmlinuz=$1 secs=$2 vmlog=$3 console=$4 cmd=$5 pid rc=0 vargs
+	shift 5
+	vargs=(--run "$vmlinuz" --memory 2G --cpus 2 --verbose "$@")
+	[ "$(aqm_vm_accel)" = tcg ] && vargs+=(--disable-kvm)
+	# as scripts/vm/run.sh: timeout leads a process group of its own, so
+	# that qemu ends with vng
+	timeout -k 10 "$secs" vng "${vargs[@]}" --exec "$cmd" </dev/null >"$vmlog" 2>"$console" &
+	pid=$!
+	# shellcheck disable=SC2064 # the pid is meant to be expanded now
+	trap "kill -TERM -- -$pid 2>/dev/null; exit 130" INT TERM
+	wait "$pid" || rc=$?
+	trap - INT TERM
+	return "$rc"
+}

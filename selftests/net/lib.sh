@@ -23,6 +23,12 @@ set -euo pipefail
 # shellcheck disable=SC2034 # used by the scripts that source this file
 AQM_PYTHONPATH=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../scripts" && pwd)
 
+# what in a kernel log is a report, not a notice (the taint of our
+# unsigned, out-of-tree modules is a notice), on a kernel without the
+# debug options (guest.sh adds the lock and leak reports for those)
+# shellcheck disable=SC2034 # used by the scripts that source this file
+KERNEL_SPLAT_RE='BUG:|WARNING:|Oops|general protection|UBSAN|KASAN|list_del corruption|RCU stall|INFO: task|INFO: rcu|soft lockup'
+
 NS_SND="aqm-snd-$$"
 NS_RTR="aqm-rtr-$$"
 NS_RCV="aqm-rcv-$$"

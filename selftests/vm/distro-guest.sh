@@ -139,9 +139,8 @@ grep -E '^(not )?ok' "$out/dumbbell.tap" | sed 's/^/distro-guest:   /'
 echo "# tc: $(command -v tc): $tcv; ${AQM_TC_DESC:-}" >>"$out/dumbbell.tap"
 
 # --- the kernel log -------------------------------------------------------------
-# (the kernel taints itself for our unsigned, out-of-tree modules: a
-# notice, not a report)
-splat_re='BUG:|WARNING:|Oops|general protection|UBSAN|KASAN|list_del corruption|RCU stall|INFO: task|INFO: rcu|soft lockup'
+# shellcheck source=selftests/net/lib.sh
+splat_re=$(. "$top/selftests/net/lib.sh" && echo "$KERNEL_SPLAT_RE")
 f="$out/kernel-log.tap"
 echo "1..1" >"$f"
 dmesg >"$out/dmesg.txt"

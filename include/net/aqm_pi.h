@@ -66,7 +66,7 @@
  * 1.816e-5 from a K rounded to 9.64e-6 where the formula gives 9.78e-6;
  * a - b, the integral gain, is 6.0e-8 in both.
  *
- * Memory: struct aqm_pi_params 48 bytes, struct aqm_pi_vars 32 bytes.
+ * Memory: struct aqm_pi_params 56 bytes, struct aqm_pi_vars 32 bytes.
  */
 #ifndef __NET_AQM_PI_H
 #define __NET_AQM_PI_H
@@ -88,6 +88,8 @@
  * struct aqm_pi_params - configuration of one PI controller
  * @g_new:	gain on the newest error e(k), real gain * 2^AQM_PI_GAIN_SHIFT
  * @g_old:	gain on the previous error e(k-1), same scale
+ * @g_in:	gain on an exogenous input u(k) (aqm_pi_sample_in()), same
+ *		scale; 0 for the PI law alone
  * @tupdate:	sampling period T in nanoseconds, > 0
  * @x_min:	lower clamp of the output, 2^-AQM_PI_SHIFT units
  * @x_max:	upper clamp of the output, 2^-AQM_PI_SHIFT units
@@ -97,6 +99,7 @@
 struct aqm_pi_params {
 	u64 g_new;
 	u64 g_old;
+	u64 g_in;
 	u64 tupdate;
 	s64 x_min;
 	s64 x_max;
@@ -142,6 +145,9 @@ void aqm_pi_vars_init(struct aqm_pi_vars *vars,
 		      const struct aqm_pi_params *params, s64 x0, u64 now);
 void aqm_pi_sample(const struct aqm_pi_params *params,
 		   struct aqm_pi_vars *vars, u32 q, u64 nsamples);
+void aqm_pi_sample_in(const struct aqm_pi_params *params,
+		      struct aqm_pi_vars *vars, u32 q, u64 nsamples,
+		      s64 in_first, s64 in_rest);
 void aqm_pi_catch_up(const struct aqm_pi_params *params,
 		     struct aqm_pi_vars *vars, u32 q, u64 now);
 

@@ -67,24 +67,36 @@ void aqm_pi_vars_init(struct aqm_pi_vars *vars,
 EXPORT_SYMBOL_GPL(aqm_pi_vars_init);
 
 /**
- * aqm_pi_sample() - apply @nsamples consecutive samples that all saw @q
- * @params:	configuration
- * @vars:	state
- * @q:		queue length at each of the samples
+ * aqm_pi_sample_in() - apply @nsamples consecutive samples that all saw @q,
+ * with an exogenous input
+ * @params:	controller configuration
+ * @vars:	controller state
+ * @q:		queue length seen by every one of the samples
  * @nsamples:	number of samples, >= 1
+ * @in_first:	input u of the first sample (queue units, signed)
+ * @in_rest:	input u of each of the others
  *
- * The first sample moves x by g_new * e(k) - g_old * e(k-1); each further
- * one by (g_new - g_old) * e(k), which has one sign, so clamping once after
- * them equals clamping after each. That part is done in closed form.
+ * Each sample adds g_in * u to the PI law: REM's rate mismatch (arrivals
+ * minus capacity over the interval, AQM/ECN paper eq. 2). The first sample
+ * uses q(k-1) = vars->qold; the others see q(k) = q(k-1) = @q and the same
+ * input, so each moves x by the same step, (g_new - g_old) * e +
+ * g_in * @in_rest, of one sign: clamping once after them equals clamping
+ * after each, and their sum is applied in closed form.
  */
-void aqm_pi_sample(const struct aqm_pi_params *params,
-		   struct aqm_pi_vars *vars, u32 q, u64 nsamples)
+void aqm_pi_sample_in(const struct aqm_pi_params *params,
+		      struct aqm_pi_vars *vars, u32 q, u64 nsamples,
+		      s64 in_first, s64 in_rest)
 {
 	s64 e = (s64)q - params->qref;
 	s64 eold = (s64)vars->qold - params->qref;
 	s64 d, x;
 
-	d = aqm_pi_term(params->g_new, e) - aqm_pi_term(params->g_old, eold);
+	/* three terms of at most 2^61 each: no overflow, then bounded so
+	 * that x + d cannot overflow either
+	 */
+	d = aqm_pi_term(params->g_new, e) - aqm_pi_term(params->g_old, eold) +
+	    aqm_pi_term(params->g_in, in_first);
+	d = clamp(d, -2 * AQM_PI_SAT, 2 * AQM_PI_SAT);
 	if (params->falling)
 		d = -d;
 	x = clamp(vars->x + d, params->x_min, params->x_max);
@@ -98,6 +110,7 @@ void aqm_pi_sample(const struct aqm_pi_params *params,
 			d = aqm_pi_term(params->g_new - params->g_old, e);
 		else
 			d = -aqm_pi_term(params->g_old - params->g_new, e);
+		d += aqm_pi_term(params->g_in, in_rest);
 		if (params->falling)
 			d = -d;
 		if (d > 0) {
@@ -116,6 +129,22 @@ void aqm_pi_sample(const struct aqm_pi_params *params,
 	vars->x = x;
 	vars->qold = q;
 	vars->samples += nsamples;
+}
+EXPORT_SYMBOL_GPL(aqm_pi_sample_in);
+
+/**
+ * aqm_pi_sample() - apply @nsamples consecutive samples that all saw @q
+ * @params:	controller configuration
+ * @vars:	controller state
+ * @q:		queue length seen by every one of the samples
+ * @nsamples:	number of samples, >= 1
+ *
+ * The PI law alone: aqm_pi_sample_in() with no input.
+ */
+void aqm_pi_sample(const struct aqm_pi_params *params,
+		   struct aqm_pi_vars *vars, u32 q, u64 nsamples)
+{
+	aqm_pi_sample_in(params, vars, q, nsamples, 0, 0);
 }
 EXPORT_SYMBOL_GPL(aqm_pi_sample);
 

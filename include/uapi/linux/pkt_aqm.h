@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
- * pkt_aqm.h - netlink ABI of the linux-aqm qdiscs (dcn, pi, afd, blue; sfb
- * keeps upstream's TCA_SFB_* ABI from pkt_sched.h and extends it here).
+ * pkt_aqm.h - netlink ABI of the linux-aqm qdiscs (dcn, pi, rem, afd,
+ * blue; sfb keeps upstream's TCA_SFB_* ABI from pkt_sched.h and extends it
+ * here).
  *
  * Conventions shared by every qdisc of the project:
  *  - options are nested under TCA_OPTIONS (NLA_F_NESTED), one enum per
@@ -78,6 +79,52 @@ struct tc_pi_xstats {
 	__u32	qlen_sampled;
 	__u32	mean_pktlen;
 	__u32	pad;
+	__u64	samples;
+	__u64	early_drops;
+	__u64	forced_drops;
+	__u64	marks;
+};
+
+/* REM: Random Exponential Marking (Athuraliya et al.; AQM/ECN paper eq. 2) */
+enum {
+	TCA_REM_UNSPEC,
+	TCA_REM_LIMIT,		/* u32, packets: hard queue limit */
+	TCA_REM_QREF,		/* u32, packets (bytes in bytemode): target b* */
+	TCA_REM_GAMMA,		/* ratio: price step gamma */
+	TCA_REM_ALPHA,		/* ratio: weight alpha of the queue mismatch */
+	TCA_REM_PHI,		/* ratio > 1: base phi of 1 - phi^-price */
+	TCA_REM_TUPDATE,	/* u32, us: price update period */
+	TCA_REM_RATE,		/* u64, bytes/s: link capacity c, 0 = from the queue */
+	TCA_REM_ECN,		/* u8, 0 or 1: CE-mark ECT packets */
+	TCA_REM_ECN_CEIL,	/* ratio in [0, 1]: mark only while m <= it */
+	TCA_REM_BYTEMODE,	/* u8, 0 or 1: queue in bytes, eq. 3 */
+	TCA_REM_AVPKT,		/* u32, bytes: packet size for rate and price */
+	TCA_REM_PAD,
+	__TCA_REM_MAX
+};
+
+#define TCA_REM_MAX	(__TCA_REM_MAX - 1)
+
+/**
+ * struct tc_rem_xstats - REM statistics
+ * @prob:		marking probability 1 - phi^-price before the bytemode
+ *			scaling, fraction of 2^32 (saturates at 0xffffffff)
+ * @qlen_sampled:	queue length at the last update (packets or bytes)
+ * @mean_pktlen:	mean size of enqueued packets, bytes (bytemode)
+ * @pad:		zero
+ * @price:		the price, fraction of 2^32 (price * 2^32)
+ * @samples:		price updates taken
+ * @early_drops:	packets dropped by REM
+ * @forced_drops:	packets dropped because the queue was at limit
+ * @marks:		ECT packets CE-marked instead of dropped (at most
+ *			ecn_ceil; above it ECT packets count in @early_drops)
+ */
+struct tc_rem_xstats {
+	__u32	prob;
+	__u32	qlen_sampled;
+	__u32	mean_pktlen;
+	__u32	pad;
+	__u64	price;
 	__u64	samples;
 	__u64	early_drops;
 	__u64	forced_drops;

@@ -43,7 +43,7 @@
 #include <net/aqm_compat.h>
 #include <net/aqm_pi.h>
 #include <net/aqm_qdisc.h>
-#include <net/aqm_rem.h>
+#include <net/aqm_exp.h>
 #include <net/inet_ecn.h>
 #include <net/netlink.h>
 #include <net/pkt_sched.h>
@@ -239,7 +239,8 @@ static u32 rem_qref(const struct rem_cfg *c)
 
 /*
  * gain * num / (den * div) in the controller's scale, or -ERANGE when it is
- * not below AQM_PI_GAIN_MAX or rounds to 0. gain < 2^63, num / den < 2^15.
+ * not below AQM_PI_GAIN_MAX or a non-zero ratio rounds to 0. gain < 2^63,
+ * num / den < 2^15.
  */
 static int rem_gain(u64 gain, const struct aqm_ratio *r, u64 div, u64 *out)
 {
@@ -251,7 +252,7 @@ static int rem_gain(u64 gain, const struct aqm_ratio *r, u64 div, u64 *out)
 	if (fls64(gain) + fls64(r->num) > 63 + fls64(den) - 1)
 		return -ERANGE;
 	*out = mul_u64_u64_div_u64(gain, r->num, den);
-	return *out ? 0 : -ERANGE;
+	return *out || !r->num ? 0 : -ERANGE;
 }
 
 /**
@@ -284,7 +285,7 @@ static int rem_derive(const struct rem_cfg *c, struct rem_derived *d,
 	}
 	if (aqm_rem_log2_ratio(c->phi.num, c->phi.den, &d->log2phi)) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_REM_PHI],
-				    "phi must be above 1 + 1.3e-7 and below 16");
+				    "phi must be above 1 + 8.3e-8 and below 16");
 		return -EINVAL;
 	}
 	if (aqm_pi_gain_from_ratio(c->gamma.num, c->gamma.den, &gamma) ||

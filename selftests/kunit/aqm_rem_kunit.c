@@ -13,7 +13,7 @@
 #include <linux/module.h>
 #include <linux/random.h>
 #include <net/aqm_pi.h>
-#include <net/aqm_rem.h>
+#include <net/aqm_exp.h>
 
 #define PKT(x)		((s64)(x) << AQM_PI_SHIFT)
 #define GAIN(n, s)	((u64)(n) << (AQM_PI_GAIN_SHIFT - (s)))

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
- * pkt_aqm.h - netlink ABI of the linux-aqm qdiscs (dcn, pi, rem, afd,
- * blue; sfb keeps upstream's TCA_SFB_* ABI from pkt_sched.h and extends it
- * here).
+ * pkt_aqm.h - netlink ABI of the linux-aqm qdiscs (dcn, pi, rem, ared,
+ * afd, blue; sfb keeps upstream's TCA_SFB_* ABI from pkt_sched.h and
+ * extends it here).
  *
  * Conventions shared by every qdisc of the project:
  *  - options are nested under TCA_OPTIONS (NLA_F_NESTED), one enum per
@@ -127,6 +127,60 @@ struct tc_rem_xstats {
 	__u64	price;
 	__u64	samples;
 	__u64	early_drops;
+	__u64	forced_drops;
+	__u64	marks;
+};
+
+/* ARED: Adaptive RED with the gentle region, packet or byte mode (Floyd et
+ * al. 2001, as run in the AQM/ECN paper)
+ */
+enum {
+	TCA_ARED_UNSPEC,
+	TCA_ARED_LIMIT,		/* u32, packets: hard queue limit */
+	TCA_ARED_MIN,		/* u32, packets (bytes in bytemode): min_th, 0 = from target */
+	TCA_ARED_MAX,		/* u32, same unit: max_th, 0 = 3 min_th */
+	TCA_ARED_TARGET,	/* u32, us: target delay for min_th */
+	TCA_ARED_MAX_P,		/* ratio in (0, 1]: max_p, initial when adaptive */
+	TCA_ARED_ADAPTIVE,	/* u8, 0 or 1: AIMD on max_p */
+	TCA_ARED_INTERVAL,	/* u32, us: adaptation interval */
+	TCA_ARED_GENTLE,	/* u8, 0 or 1: the gentle region to 2 max_th */
+	TCA_ARED_BYTEMODE,	/* u8, 0 or 1: queue in bytes, eq. 3 */
+	TCA_ARED_ECN,		/* u8, 0 or 1: CE-mark ECT packets below max_th */
+	TCA_ARED_ECN_GENTLE,	/* u8, 0 or 1: mark in the gentle region too */
+	TCA_ARED_RATE,		/* u64, bytes/s: link rate C for w and min_th */
+	TCA_ARED_AVPKT,		/* u32, bytes: packet size for C in packets */
+	TCA_ARED_PAD,
+	__TCA_ARED_MAX
+};
+
+#define TCA_ARED_MAX	(__TCA_ARED_MAX - 1)
+
+/**
+ * struct tc_ared_xstats - ARED statistics
+ * @prob:		p_b at the last arrival, before the bytemode scaling,
+ *			fraction of 2^32 (saturates at 0xffffffff)
+ * @max_p:		current max_p, fraction of 2^32
+ * @qavg:		average queue (packets or bytes), rounded down
+ * @min_th:		min_th in use (packets or bytes)
+ * @max_th:		max_th in use
+ * @mean_pktlen:	mean size of enqueued packets, bytes (bytemode)
+ * @adapts:		steps of max_p taken by the adaptation
+ * @early_drops:	packets dropped with p_b below 1
+ * @hard_drops:		packets dropped with p_b = 1 (avg above 2 max_th, or
+ *			above max_th without the gentle region)
+ * @forced_drops:	packets dropped because the queue was at limit
+ * @marks:		ECT packets CE-marked instead of dropped
+ */
+struct tc_ared_xstats {
+	__u32	prob;
+	__u32	max_p;
+	__u32	qavg;
+	__u32	min_th;
+	__u32	max_th;
+	__u32	mean_pktlen;
+	__u64	adapts;
+	__u64	early_drops;
+	__u64	hard_drops;
 	__u64	forced_drops;
 	__u64	marks;
 };

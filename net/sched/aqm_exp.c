@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * aqm_rem.c - REM's marking probability 1 - phi^(-price) in fixed point.
+ * aqm_exp.c - fixed-point exponentials: 2^-k, log2 of a ratio, and REM's
+ * marking probability 1 - phi^(-price) built from them.
  *
- * See include/net/aqm_rem.h for the scales.
+ * See include/net/aqm_exp.h for the scales.
  */
 #include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/export.h>
 #include <linux/math64.h>
 #include <net/aqm_pi.h>
-#include <net/aqm_rem.h>
+#include <net/aqm_exp.h>
 
 #define REM_Q62		62
 #define REM_ONE_Q62	BIT_ULL(REM_Q62)
@@ -93,29 +94,23 @@ s64 aqm_rem_price_max(u64 log2phi)
 EXPORT_SYMBOL_GPL(aqm_rem_price_max);
 
 /**
- * aqm_rem_prob() - REM's marking probability m = 1 - phi^(-price)
- * @price:	the price, >= 0, units of 2^-AQM_PI_SHIFT
- * @log2phi:	log2(phi), Q32
+ * aqm_exp2_neg() - 2^-k
+ * @k:		the exponent, Q32, >= 0
  *
- * k = price * log2(phi); 2^-k = 2^-floor(k) * 2^-frac(k), the fraction as
- * a product over its set bits of 2^(-2^-i). Each product rounds down by at
- * most 2^-62, so the result is within 2^-31 of the exact value.
+ * 2^-k = 2^-floor(k) * 2^-frac(k), the fraction as a product over its set
+ * bits of 2^(-2^-i). Each product rounds down by at most 2^-62, so the
+ * result is within 2^-31 of the exact value, and rounded down.
  *
- * Return: m as a fraction of AQM_PI_ONE, in [0, AQM_PI_ONE].
+ * Return: 2^-k as a fraction of AQM_PI_ONE, in [0, AQM_PI_ONE].
  */
-s64 aqm_rem_prob(s64 price, u64 log2phi)
+u64 aqm_exp2_neg(u64 k)
 {
-	u64 k, frac, acc = REM_ONE_Q62;
-	unsigned int ki;
+	u64 frac, acc = REM_ONE_Q62;
+	u64 ki = k >> 32;
 	int i;
 
-	if (price <= 0)
+	if (ki >= 33)
 		return 0;
-	/* price < 2^61 and log2phi < 2^34: k in Q32 fits 64 bits */
-	k = mul_u64_u64_shr((u64)price, log2phi, AQM_PI_SHIFT);
-	ki = k >> 32;
-	if (ki >= 32)
-		return AQM_PI_ONE;
 	frac = (u32)k;
 	for (i = 0; frac; i++, frac <<= 1) {
 		if (frac & BIT_ULL(31))
@@ -123,6 +118,29 @@ s64 aqm_rem_prob(s64 price, u64 log2phi)
 		frac &= U32_MAX >> 1;
 	}
 	/* acc / 2^62 = 2^-frac; shift to Q32 and by the integer part */
-	return AQM_PI_ONE - (s64)(acc >> (REM_Q62 - 32 + ki));
+	return acc >> (REM_Q62 - 32 + ki);
+}
+EXPORT_SYMBOL_GPL(aqm_exp2_neg);
+
+/**
+ * aqm_rem_prob() - REM's marking probability m = 1 - phi^(-price)
+ * @price:	the price, >= 0, units of 2^-AQM_PI_SHIFT
+ * @log2phi:	log2(phi), Q32
+ *
+ * phi^-price = 2^-k with k = price * log2(phi) (aqm_exp2_neg()).
+ *
+ * Return: m as a fraction of AQM_PI_ONE, in [0, AQM_PI_ONE].
+ */
+s64 aqm_rem_prob(s64 price, u64 log2phi)
+{
+	u64 k;
+
+	if (price <= 0)
+		return 0;
+	/* price < 2^61 and log2phi < 2^34: k in Q32 fits 64 bits */
+	k = mul_u64_u64_shr((u64)price, log2phi, AQM_PI_SHIFT);
+	if (k >> 32 >= 32)
+		return AQM_PI_ONE;
+	return AQM_PI_ONE - (s64)aqm_exp2_neg(k);
 }
 EXPORT_SYMBOL_GPL(aqm_rem_prob);

@@ -50,6 +50,8 @@
 #define ARED_DEF_MAX_P		((struct aqm_ratio){ .num = 1, .den = 10 })
 /* mean packet length: EWMA with weight 1/16, in 1/256 bytes */
 #define ARED_MEAN_SHIFT		4
+/* arrivals between two refreshes of 2^32 / mean length (bytemode) */
+#define ARED_RECIP_EVERY	16
 
 /**
  * struct ared_cfg - what netlink set
@@ -91,7 +93,9 @@ struct ared_cfg {
  * @max_p:	cfg.max_p as a fraction of 2^32
  * @prob:	p_b at the last arrival, fraction of 2^32
  * @mean_len:	mean packet length, 1/256 bytes (bytemode)
- * @recip_mean:	2^32 / mean packet length
+ * @recip_mean:	2^32 / mean packet length, refreshed every
+ *		ARED_RECIP_EVERY arrivals
+ * @mean_age:	arrivals since init, modulo 2^16 (when to refresh)
  * @stats:	counters exported in tc_ared_xstats
  */
 struct ared_sched_data {
@@ -102,8 +106,15 @@ struct ared_sched_data {
 	s64 prob;
 	u32 mean_len;
 	u32 recip_mean;
+	u16 mean_age;
 	struct tc_ared_xstats stats;
 };
+
+/* 2^32 / mean length, the mean in 1/256 bytes */
+static u32 ared_recip(u32 mean_len)
+{
+	return (u32)min_t(u64, div_u64(BIT_ULL(40), mean_len ?: 1), U32_MAX);
+}
 
 /* The queue the average follows: bytes of backlog in bytemode, else packets. */
 static u32 ared_queue(const struct Qdisc *sch, bool bytemode)
@@ -137,6 +148,9 @@ static int ared_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		s32 delta = (s32)((len << 8) - q->mean_len);
 
 		q->mean_len += delta >> ARED_MEAN_SHIFT;
+		/* one division per ARED_RECIP_EVERY arrivals, not per packet */
+		if (!(++q->mean_age % ARED_RECIP_EVERY))
+			q->recip_mean = ared_recip(q->mean_len);
 		p = aqm_prob_scale_len(pb, len, q->recip_mean);
 	}
 	if (aqm_ared_hit(v, p, get_random_u32())) {
@@ -170,8 +184,11 @@ static struct sk_buff *ared_qdisc_dequeue(struct Qdisc *sch)
 
 	aqm_ared_adapt(&q->params, &q->vars, now);
 	skb = qdisc_dequeue_head(sch);
-	/* as sch_red: the link is idle from when it asks and finds nothing */
-	if (!skb && !q->vars.idle_since)
+	/* idle from when the queue empties: under htb an empty class is
+	 * not asked again, so waiting for a dequeue that finds nothing (as
+	 * sch_red does) would never start the decay there
+	 */
+	if (!sch->q.qlen && !q->vars.idle_since)
 		q->vars.idle_since = now ?: 1;
 	return skb;
 }
@@ -329,7 +346,7 @@ static int ared_change(struct Qdisc *sch, struct nlattr *opt,
 		q->vars.avg = (u64)ared_queue(sch, c.bytemode) <<
 			      AQM_ARED_AVG_SHIFT;
 		q->mean_len = c.avpkt << 8;
-		q->recip_mean = (u32)div_u64(BIT_ULL(32), c.avpkt);
+		q->recip_mean = ared_recip(q->mean_len);
 	}
 	/* a given max_p, or a fixed one, applies at once */
 	if (tb[TCA_ARED_MAX_P] || !c.adaptive)
@@ -362,7 +379,7 @@ static int ared_init(struct Qdisc *sch, struct nlattr *opt,
 		.gentle = true,
 	};
 	q->mean_len = ARED_DEF_AVPKT << 8;
-	q->recip_mean = (u32)div_u64(BIT_ULL(32), ARED_DEF_AVPKT);
+	q->recip_mean = ared_recip(q->mean_len);
 	sch->limit = ARED_DEF_LIMIT;
 	err = ared_derive(&q->cfg, &q->params, &q->max_p,
 			  (const struct nlattr *const *)tb, extack);

@@ -40,6 +40,11 @@ MAX_POINTS = 2000
 # the tables where the qdisc has any
 CONFIGS: dict[str, tuple[dict[str, int], dict[str, int]]] = {
     "pi": ({"limit": 1000, "qref": 50}, {"limit": 500, "qref": 30, "tupdate": 20000}),
+    "rem": ({"limit": 1000, "qref": 50}, {"limit": 500, "qref": 30, "tupdate": 20000}),
+    "ared": (
+        {"limit": 1000, "min": 20, "max": 60},
+        {"limit": 500, "min": 30, "max": 90, "interval": 250000},
+    ),
     "dcn": ({"sb-size": 1024, "hb-size": 256}, {"sb-size": 2048, "hb-size": 512, "qref": 30}),
     "afd": ({"shadow": 1000, "flows": 256}, {"shadow": 2000, "sample": 10, "flows": 512}),
     "blue": ({"limit": 500}, {"limit": 300, "threshold": 100}),

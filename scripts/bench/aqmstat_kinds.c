@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * aqmstat_kinds.c - decoders of the qdisc-specific statistics (xstats) that
- * aqmstat knows: the project's pi, dcn, afd and blue (include/uapi/linux/
- * pkt_aqm.h), Linux's sfb, red, pie, codel, fq_codel and hhf
+ * aqmstat knows: the project's pi, rem, ared, dcn, afd and blue (include/
+ * uapi/linux/pkt_aqm.h), Linux's sfb, red, pie, codel, fq_codel and hhf
  * (<linux/pkt_sched.h>), and the project's sfb (Linux's sfb's xstats, then
  * its own from pkt_aqm.h).
  *
@@ -46,6 +46,40 @@ static void dec_pi(struct rec *r, const void *data, size_t len)
 	rec_u64(r, "mean_pktlen", st.mean_pktlen);
 	rec_u64(r, "samples", st.samples);
 	rec_u64(r, "early_drops", st.early_drops);
+	rec_u64(r, "forced_drops", st.forced_drops);
+	rec_u64(r, "marks", st.marks);
+}
+
+static void dec_rem(struct rec *r, const void *data, size_t len)
+{
+	struct tc_rem_xstats st;
+
+	XS_LOAD(st, data, len);
+	rec_dbl(r, "prob", aqm_prob(st.prob));
+	rec_u64(r, "qlen_sampled", st.qlen_sampled);
+	rec_u64(r, "mean_pktlen", st.mean_pktlen);
+	/* the price travels in 1/2^32 packets (of avpkt bytes in bytemode) */
+	rec_dbl(r, "price", (double)st.price / 4294967296.0);
+	rec_u64(r, "samples", st.samples);
+	rec_u64(r, "early_drops", st.early_drops);
+	rec_u64(r, "forced_drops", st.forced_drops);
+	rec_u64(r, "marks", st.marks);
+}
+
+static void dec_ared(struct rec *r, const void *data, size_t len)
+{
+	struct tc_ared_xstats st;
+
+	XS_LOAD(st, data, len);
+	rec_dbl(r, "prob", aqm_prob(st.prob));
+	rec_dbl(r, "max_p", aqm_prob(st.max_p));
+	rec_u64(r, "qavg", st.qavg);
+	rec_u64(r, "min_th", st.min_th);
+	rec_u64(r, "max_th", st.max_th);
+	rec_u64(r, "mean_pktlen", st.mean_pktlen);
+	rec_u64(r, "adapts", st.adapts);
+	rec_u64(r, "early_drops", st.early_drops);
+	rec_u64(r, "hard_drops", st.hard_drops);
 	rec_u64(r, "forced_drops", st.forced_drops);
 	rec_u64(r, "marks", st.marks);
 }
@@ -235,6 +269,8 @@ static void dec_hhf(struct rec *r, const void *data, size_t len)
 
 static const struct aqm_kind aqm_kinds[] = {
 	{ "pi", dec_pi, "marks", { "prob", "qlen_sampled" } },
+	{ "rem", dec_rem, "marks", { "prob", "price", "qlen_sampled" } },
+	{ "ared", dec_ared, "marks", { "prob", "max_p", "qavg" } },
 	{ "dcn", dec_dcn, "marks", { "pref", "hb_flows", "qref" } },
 	{ "afd", dec_afd, "marks", { "m_fair", "flows", "qlen_sampled" } },
 	{ "blue", dec_blue, "marks", { "p_m" } },

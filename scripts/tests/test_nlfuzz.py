@@ -32,6 +32,15 @@ def test_spec_numbers_attributes_as_the_uapi() -> None:
     pi = {a.name: a for a in nlfuzz.load_spec(SPEC, "pi")}
     assert pi["a"].kind == "ratio"
     assert pi["limit"].atype == 1 and pi["limit"].hi == 1048576
+    rem = {a.name: a for a in nlfuzz.load_spec(SPEC, "rem")}
+    assert rem["phi"].kind == "ratio" and rem["phi"].atype == 5
+    assert rem["rate"].atype == 7 and (rem["rate"].lo, rem["rate"].hi) == (0, 1 << 40)
+    assert rem["avpkt"].atype == 11 and rem["pad"].kind == "pad"
+    ared = {a.name: a for a in nlfuzz.load_spec(SPEC, "ared")}
+    assert ared["max-p"].kind == "ratio" and ared["max-p"].atype == 5
+    assert (ared["min"].lo, ared["min"].hi) == (0, (1 << 31) - 1)
+    assert ared["rate"].atype == 12 and (ared["rate"].lo, ared["rate"].hi) == (1000, 1 << 40)
+    assert ared["avpkt"].atype == 13 and ared["pad"].kind == "pad"
 
 
 def test_generated_good_values_are_in_range() -> None:

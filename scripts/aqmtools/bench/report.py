@@ -51,6 +51,8 @@ from aqmtools.bench.stats import (
 # (aqmstat JSON keys): the controller's output of each algorithm
 STATE_KEYS = {
     "pi": ("prob", "p"),
+    "rem": ("prob", "m = 1 - phi^-price"),
+    "ared": ("prob", "p_b"),
     "dcn": ("pref", "pref (packets / Tdec)"),
     "blue": ("p_m", "p_m"),
     "afd": ("m_fair", "M_fair"),

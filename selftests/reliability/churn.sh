@@ -15,6 +15,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # KIND|CONFIG A|CONFIG B (B lowers the limit)
 QDISCS=(
 	"pi|limit 400 qref 50|limit 20 qref 5 ecn"
+	"rem|limit 400 qref 50|limit 20 qref 5 ecn"
 	"dcn|limit 400 qref 50|limit 20 qref 5 ecn"
 	"afd|limit 400 qref 50|limit 20 qref 5 ecn"
 	"blue|limit 400 threshold 100|limit 20 threshold 5 ecn"

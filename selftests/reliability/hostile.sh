@@ -32,6 +32,7 @@ COUNT=${AQM_HOSTILE_N:-3000}
 FLOWS=${AQM_HOSTILE_FLOWS:-100000}
 QDISCS=(
 	"pi limit 1000 ecn"
+	"rem limit 1000 ecn"
 	"dcn limit 1000 ecn"
 	"afd limit 1000 ecn"
 	"blue limit 1000 threshold 300 ecn"

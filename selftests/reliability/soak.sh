@@ -23,6 +23,7 @@ set -euo pipefail
 SECS=${AQM_SOAK_SECS:-600}
 QDISCS=(
 	"pi|limit 1000 qref 50 ecn|limit 500 qref 30"
+	"rem|limit 1000 qref 50 ecn|limit 500 qref 30"
 	"dcn|limit 1000 qref 50 ecn|limit 500 qref 30"
 	"afd|limit 1000 qref 50 ecn|limit 500 qref 30"
 	"blue|limit 1000 threshold 200 ecn|limit 500 threshold 100"

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * aqm_qdisc.h - small helpers shared by the FIFO-based linux-aqm qdiscs
- * (pi, dcn, afd, blue): ratio options in netlink, the ECN marking ceiling,
- * trimming the queue to a lowered limit. Header-only: no module dependency.
+ * (pi, rem, ared, dcn, afd, blue): ratio options in netlink, the ECN
+ * marking ceiling, the congestion signal of an AQM decision, byte mode's
+ * mean packet length, trimming the queue to a lowered limit. Header-only:
+ * no module dependency.
  */
 #ifndef __NET_AQM_QDISC_H
 #define __NET_AQM_QDISC_H
@@ -10,6 +12,7 @@
 #include <linux/math64.h>
 #include <linux/skbuff.h>
 #include <net/aqm_pi.h>
+#include <net/inet_ecn.h>
 #include <net/netlink.h>
 #include <net/sch_generic.h>
 #include <uapi/linux/pkt_aqm.h>
@@ -189,6 +192,86 @@ static inline bool aqm_share_prob_le(s64 share, s64 count, u64 ceil)
 		return true;
 	share = max_t(s64, share, 0);
 	return (u64)(count - share) <= mul_u64_u32_shr((u64)count, (u32)ceil, 32);
+}
+
+/**
+ * aqm_qdisc_signal() - the congestion signal of an AQM decision
+ * @skb:	the arriving packet the decision hit
+ * @sch:	the qdisc
+ * @to_free:	the enqueue's list of packets to free
+ * @may_mark:	ecn is on and the probability is at most the ceiling
+ * @marks:	counter of CE marks
+ * @drops:	counter of the drops of this reason
+ *
+ * Every decision counts an overlimit. An ECT packet that may be marked is
+ * CE-marked and stays; any other is dropped, and the parent sees
+ * NET_XMIT_CN (a drop and no packet), as with sch_red.
+ *
+ * Return: NET_XMIT_SUCCESS after a mark (the caller enqueues the packet),
+ * NET_XMIT_CN after a drop.
+ */
+static inline int aqm_qdisc_signal(struct sk_buff *skb, struct Qdisc *sch,
+				   struct sk_buff **to_free, bool may_mark,
+				   u64 *marks, u64 *drops)
+{
+	qdisc_qstats_overlimit(sch);
+	if (may_mark && INET_ECN_set_ce(skb)) {
+		(*marks)++;
+		return NET_XMIT_SUCCESS;
+	}
+	(*drops)++;
+	qdisc_drop(skb, sch, to_free);
+	return NET_XMIT_CN;
+}
+
+/*
+ * Byte mode (AQM/ECN paper eq. 3) scales a packet's probability by its size
+ * over the mean packet size; the mean is an EWMA with weight
+ * 2^-AQM_MEAN_LEN_SHIFT of the sizes of the packets that arrive.
+ */
+#define AQM_MEAN_LEN_SHIFT	4
+
+/**
+ * struct aqm_mean_len - the mean packet size of byte mode
+ * @mean:	mean size, 1/256 bytes
+ * @recip:	2^32 / mean size, as of the last aqm_mean_len_refresh()
+ */
+struct aqm_mean_len {
+	u32 mean;
+	u32 recip;
+};
+
+/* Take the reciprocal of the mean anew: one division, not per packet. */
+static inline void aqm_mean_len_refresh(struct aqm_mean_len *m)
+{
+	m->recip = (u32)min_t(u64, div_u64(BIT_ULL(40), m->mean ?: 1), U32_MAX);
+}
+
+static inline void aqm_mean_len_init(struct aqm_mean_len *m, u32 bytes)
+{
+	m->mean = bytes << 8;
+	aqm_mean_len_refresh(m);
+}
+
+static inline u32 aqm_mean_len_bytes(const struct aqm_mean_len *m)
+{
+	return m->mean >> 8;
+}
+
+/**
+ * aqm_mean_len_scale() - count an arrival and scale its probability
+ * @m:		the mean
+ * @p:		probability, AQM_PI_ONE = 1.0
+ * @len:	the arrival's size, bytes
+ *
+ * Return: p * len / mean, capped at 1.0 (aqm_prob_scale_len()).
+ */
+static inline s64 aqm_mean_len_scale(struct aqm_mean_len *m, s64 p, u32 len)
+{
+	s32 delta = (s32)((len << 8) - m->mean);
+
+	m->mean += delta >> AQM_MEAN_LEN_SHIFT;
+	return aqm_prob_scale_len(p, len, m->recip);
 }
 
 /**

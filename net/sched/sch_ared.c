@@ -48,8 +48,6 @@
 #define ARED_DEF_AVPKT		1000
 #define ARED_MIN_PKTS		5		/* the smallest derived min_th */
 #define ARED_DEF_MAX_P		((struct aqm_ratio){ .num = 1, .den = 10 })
-/* mean packet length: EWMA with weight 1/16, in 1/256 bytes */
-#define ARED_MEAN_SHIFT		4
 /* arrivals between two refreshes of 2^32 / mean length (bytemode) */
 #define ARED_RECIP_EVERY	16
 
@@ -92,9 +90,8 @@ struct ared_cfg {
  * @vars:	average, max_p, count, idle and adaptation state
  * @max_p:	cfg.max_p as a fraction of 2^32
  * @prob:	p_b at the last arrival, fraction of 2^32
- * @mean_len:	mean packet length, 1/256 bytes (bytemode)
- * @recip_mean:	2^32 / mean packet length, refreshed every
- *		ARED_RECIP_EVERY arrivals
+ * @len:	mean packet length (bytemode), its reciprocal refreshed
+ *		every ARED_RECIP_EVERY arrivals
  * @mean_age:	arrivals since init, modulo 2^16 (when to refresh)
  * @stats:	counters exported in tc_ared_xstats
  */
@@ -104,17 +101,10 @@ struct ared_sched_data {
 	struct aqm_ared_vars vars;
 	u64 max_p;
 	s64 prob;
-	u32 mean_len;
-	u32 recip_mean;
+	struct aqm_mean_len len;
 	u16 mean_age;
 	struct tc_ared_xstats stats;
 };
-
-/* 2^32 / mean length, the mean in 1/256 bytes */
-static u32 ared_recip(u32 mean_len)
-{
-	return (u32)min_t(u64, div_u64(BIT_ULL(40), mean_len ?: 1), U32_MAX);
-}
 
 /* The queue the average follows: bytes of backlog in bytemode, else packets. */
 static u32 ared_queue(const struct Qdisc *sch, bool bytemode)
@@ -127,9 +117,9 @@ static int ared_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 {
 	struct ared_sched_data *q = qdisc_priv(sch);
 	struct aqm_ared_vars *v = &q->vars;
-	u32 len = qdisc_pkt_len(skb);
 	u64 now = ktime_get_ns();
 	s64 pb, p;
+	int ret;
 
 	aqm_ared_adapt(&q->params, v, now);
 	if (v->idle_since)
@@ -145,13 +135,10 @@ static int ared_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	q->prob = pb;
 	p = pb;
 	if (q->cfg.bytemode) {
-		s32 delta = (s32)((len << 8) - q->mean_len);
-
-		q->mean_len += delta >> ARED_MEAN_SHIFT;
 		/* one division per ARED_RECIP_EVERY arrivals, not per packet */
 		if (!(++q->mean_age % ARED_RECIP_EVERY))
-			q->recip_mean = ared_recip(q->mean_len);
-		p = aqm_prob_scale_len(pb, len, q->recip_mean);
+			aqm_mean_len_refresh(&q->len);
+		p = aqm_mean_len_scale(&q->len, pb, qdisc_pkt_len(skb));
 	}
 	if (aqm_ared_hit(v, p, get_random_u32())) {
 		/* below max_th p_b <= max_p; above it, the gentle region
@@ -161,17 +148,12 @@ static int ared_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 			(v->avg < ((u64)q->params.max_th << AQM_ARED_AVG_SHIFT) ||
 			 q->cfg.ecn_gentle);
 
-		qdisc_qstats_overlimit(sch);
-		if (q->cfg.ecn && markable && INET_ECN_set_ce(skb)) {
-			q->stats.marks++;
-		} else {
-			if (pb < AQM_PI_ONE)
-				q->stats.early_drops++;
-			else
-				q->stats.hard_drops++;
-			qdisc_drop(skb, sch, to_free);
-			return NET_XMIT_CN;
-		}
+		ret = aqm_qdisc_signal(skb, sch, to_free, q->cfg.ecn && markable,
+				       &q->stats.marks,
+				       pb < AQM_PI_ONE ? &q->stats.early_drops :
+							 &q->stats.hard_drops);
+		if (ret)
+			return ret;
 	}
 	return qdisc_enqueue_tail(skb, sch);
 }
@@ -345,8 +327,7 @@ static int ared_change(struct Qdisc *sch, struct nlattr *opt,
 		/* the average in the new unit */
 		q->vars.avg = (u64)ared_queue(sch, c.bytemode) <<
 			      AQM_ARED_AVG_SHIFT;
-		q->mean_len = c.avpkt << 8;
-		q->recip_mean = ared_recip(q->mean_len);
+		aqm_mean_len_init(&q->len, c.avpkt);
 	}
 	/* a given max_p, or a fixed one, applies at once */
 	if (tb[TCA_ARED_MAX_P] || !c.adaptive)
@@ -378,8 +359,7 @@ static int ared_init(struct Qdisc *sch, struct nlattr *opt,
 		.adaptive = true,
 		.gentle = true,
 	};
-	q->mean_len = ARED_DEF_AVPKT << 8;
-	q->recip_mean = ared_recip(q->mean_len);
+	aqm_mean_len_init(&q->len, ARED_DEF_AVPKT);
 	sch->limit = ARED_DEF_LIMIT;
 	err = ared_derive(&q->cfg, &q->params, &q->max_p,
 			  (const struct nlattr *const *)tb, extack);
@@ -438,7 +418,7 @@ static int ared_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	st.qavg = (u32)min_t(u64, q->vars.avg >> AQM_ARED_AVG_SHIFT, U32_MAX);
 	st.min_th = q->params.min_th;
 	st.max_th = q->params.max_th;
-	st.mean_pktlen = q->mean_len >> 8;
+	st.mean_pktlen = aqm_mean_len_bytes(&q->len);
 	st.adapts = q->vars.adapts;
 	sch_tree_unlock(sch);
 	return gnet_stats_copy_app(d, &st, sizeof(st));

@@ -52,8 +52,6 @@
 #define PI_DEF_RATE	3750000ULL	/* bytes/s */
 #define PI_DEF_RTT_US	246000
 #define PI_DEF_FLOWS	60
-/* mean packet length: EWMA with weight 1/16, in 1/256 bytes */
-#define PI_MEAN_SHIFT	4
 
 /**
  * struct pi_cfg - what netlink set
@@ -90,8 +88,8 @@ struct pi_cfg {
  * @cfg:	configuration as set
  * @params:	controller configuration derived from @cfg
  * @vars:	controller state; vars.x is the probability, AQM_PI_ONE = 1.0
- * @mean_len:	mean packet length, 1/256 bytes (bytemode)
- * @recip_mean:	2^32 / mean packet length, refreshed every sample
+ * @len:	mean packet length (bytemode), its reciprocal refreshed
+ *		every sample
  * @ecn_ceil:	cfg.ecn_ceil in the scale of vars.x
  * @designed:	a and b came from the design rule
  * @stats:	counters exported in tc_pi_xstats
@@ -100,8 +98,7 @@ struct pi_sched_data {
 	struct pi_cfg cfg;
 	struct aqm_pi_params params;
 	struct aqm_pi_vars vars;
-	u32 mean_len;
-	u32 recip_mean;
+	struct aqm_mean_len len;
 	u64 ecn_ceil;
 	bool designed;
 	struct tc_pi_xstats stats;
@@ -125,16 +122,15 @@ static void pi_advance(struct Qdisc *sch, struct pi_sched_data *q)
 			    ktime_get_ns()))
 		return;
 	if (q->cfg.bytemode)
-		q->recip_mean = (u32)min_t(u64, div_u64(BIT_ULL(40), q->mean_len),
-					   U32_MAX);
+		aqm_mean_len_refresh(&q->len);
 }
 
 static int pi_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 			    struct sk_buff **to_free)
 {
 	struct pi_sched_data *q = qdisc_priv(sch);
-	u32 len = qdisc_pkt_len(skb);
 	s64 p;
+	int ret;
 
 	pi_advance(sch, q);
 
@@ -144,24 +140,14 @@ static int pi_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	}
 
 	p = q->vars.x;
-	if (q->cfg.bytemode) {
-		s32 delta = (s32)((len << 8) - q->mean_len);
-
-		q->mean_len += delta >> PI_MEAN_SHIFT;
-		p = aqm_prob_scale_len(p, len, q->recip_mean);
-	}
+	if (q->cfg.bytemode)
+		p = aqm_mean_len_scale(&q->len, p, qdisc_pkt_len(skb));
 	if (p > 0 && aqm_prob_hit(p, get_random_u32())) {
-		qdisc_qstats_overlimit(sch);
-		if (q->cfg.ecn && p <= q->ecn_ceil && INET_ECN_set_ce(skb)) {
-			q->stats.marks++;
-		} else {
-			/* a congestion drop: the parent sees NET_XMIT_CN,
-			 * counts a drop and no packet, as for sch_red
-			 */
-			q->stats.early_drops++;
-			qdisc_drop(skb, sch, to_free);
-			return NET_XMIT_CN;
-		}
+		ret = aqm_qdisc_signal(skb, sch, to_free,
+				       q->cfg.ecn && p <= q->ecn_ceil,
+				       &q->stats.marks, &q->stats.early_drops);
+		if (ret)
+			return ret;
 	}
 	return qdisc_enqueue_tail(skb, sch);
 }
@@ -344,8 +330,7 @@ static int pi_change(struct Qdisc *sch, struct nlattr *opt,
 	if (c.bytemode != q->cfg.bytemode) {
 		/* q(k-1) in the new unit, or the next sample sees a jump */
 		q->vars.qold = pi_queue(sch, c.bytemode);
-		q->mean_len = c.avpkt << 8;
-		q->recip_mean = (u32)div_u64(BIT_ULL(32), c.avpkt);
+		aqm_mean_len_init(&q->len, c.avpkt);
 	}
 	q->cfg = c;
 	q->params = params;
@@ -372,8 +357,7 @@ static int pi_init(struct Qdisc *sch, struct nlattr *opt,
 		.avpkt = PI_DEF_AVPKT,
 		.ecn_ceil = AQM_ECN_CEIL_DEF,
 	};
-	q->mean_len = PI_DEF_AVPKT << 8;
-	q->recip_mean = (u32)div_u64(BIT_ULL(32), PI_DEF_AVPKT);
+	aqm_mean_len_init(&q->len, PI_DEF_AVPKT);
 	sch->limit = PI_DEF_LIMIT;
 	err = pi_params(&q->cfg, &q->params, &q->designed, extack);
 	if (err)
@@ -445,7 +429,7 @@ static int pi_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	st = q->stats;
 	st.prob = (u32)min_t(s64, q->vars.x, U32_MAX);
 	st.qlen_sampled = q->vars.qold;
-	st.mean_pktlen = q->mean_len >> 8;
+	st.mean_pktlen = aqm_mean_len_bytes(&q->len);
 	st.samples = q->vars.samples;
 	sch_tree_unlock(sch);
 	return gnet_stats_copy_app(d, &st, sizeof(st));

@@ -57,8 +57,6 @@
 #define REM_DEF_GAMMA	((struct aqm_ratio){ .num = 1, .den = 1000 })
 #define REM_DEF_ALPHA	((struct aqm_ratio){ .num = 1, .den = 10 })
 #define REM_DEF_PHI	((struct aqm_ratio){ .num = 1001, .den = 1000 })
-/* mean packet length: EWMA with weight 1/16, in 1/256 bytes */
-#define REM_MEAN_SHIFT	4
 /* the rate mismatch is carried in 1/256 queue units, so that a capacity
  * of 2.5 packets per period stays 2.5
  */
@@ -103,8 +101,8 @@ struct rem_cfg {
  * @prob:	m = 1 - phi^-price, AQM_PI_ONE = 1.0, from the last update
  * @ecn_ceil:	cfg.ecn_ceil in the scale of @prob
  * @arrivals:	x: queue units that arrived since the last update
- * @mean_len:	mean packet length, 1/256 bytes (bytemode)
- * @recip_mean:	2^32 / mean packet length, refreshed every update
+ * @len:	mean packet length (bytemode), its reciprocal refreshed
+ *		every update
  * @stats:	counters exported in tc_rem_xstats
  */
 struct rem_sched_data {
@@ -116,8 +114,7 @@ struct rem_sched_data {
 	s64 prob;
 	u64 ecn_ceil;
 	u64 arrivals;
-	u32 mean_len;
-	u32 recip_mean;
+	struct aqm_mean_len len;
 	struct tc_rem_xstats stats;
 };
 
@@ -151,8 +148,7 @@ static void rem_advance(struct Qdisc *sch, struct rem_sched_data *q)
 			 in_rest);
 	q->prob = aqm_rem_prob(v->x, q->log2phi);
 	if (q->cfg.bytemode)
-		q->recip_mean = (u32)min_t(u64, div_u64(BIT_ULL(40), q->mean_len),
-					   U32_MAX);
+		aqm_mean_len_refresh(&q->len);
 }
 
 static int rem_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
@@ -161,6 +157,7 @@ static int rem_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	struct rem_sched_data *q = qdisc_priv(sch);
 	u32 len = qdisc_pkt_len(skb);
 	s64 p;
+	int ret;
 
 	rem_advance(sch, q);
 	/* x counts what is offered, dropped or not */
@@ -172,21 +169,14 @@ static int rem_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	}
 
 	p = q->prob;
-	if (q->cfg.bytemode) {
-		s32 delta = (s32)((len << 8) - q->mean_len);
-
-		q->mean_len += delta >> REM_MEAN_SHIFT;
-		p = aqm_prob_scale_len(p, len, q->recip_mean);
-	}
+	if (q->cfg.bytemode)
+		p = aqm_mean_len_scale(&q->len, p, len);
 	if (p > 0 && aqm_prob_hit(p, get_random_u32())) {
-		qdisc_qstats_overlimit(sch);
-		if (q->cfg.ecn && p <= q->ecn_ceil && INET_ECN_set_ce(skb)) {
-			q->stats.marks++;
-		} else {
-			q->stats.early_drops++;
-			qdisc_drop(skb, sch, to_free);
-			return NET_XMIT_CN;
-		}
+		ret = aqm_qdisc_signal(skb, sch, to_free,
+				       q->cfg.ecn && p <= q->ecn_ceil,
+				       &q->stats.marks, &q->stats.early_drops);
+		if (ret)
+			return ret;
 	}
 	return qdisc_enqueue_tail(skb, sch);
 }
@@ -400,8 +390,7 @@ static int rem_change(struct Qdisc *sch, struct nlattr *opt,
 		 */
 		q->vars.qold = rem_queue(sch, c.bytemode);
 		q->arrivals = 0;
-		q->mean_len = c.avpkt << 8;
-		q->recip_mean = (u32)div_u64(BIT_ULL(32), c.avpkt);
+		aqm_mean_len_init(&q->len, c.avpkt);
 	}
 	q->cfg = c;
 	q->params = d.params;
@@ -435,8 +424,7 @@ static int rem_init(struct Qdisc *sch, struct nlattr *opt,
 		.phi = REM_DEF_PHI,
 		.ecn_ceil = AQM_ECN_CEIL_DEF,
 	};
-	q->mean_len = REM_DEF_AVPKT << 8;
-	q->recip_mean = (u32)div_u64(BIT_ULL(32), REM_DEF_AVPKT);
+	aqm_mean_len_init(&q->len, REM_DEF_AVPKT);
 	sch->limit = REM_DEF_LIMIT;
 	err = rem_derive(&q->cfg, &d, (const struct nlattr *const *)tb, extack);
 	if (err)
@@ -497,7 +485,7 @@ static int rem_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	st = q->stats;
 	st.prob = (u32)min_t(s64, q->prob, U32_MAX);
 	st.qlen_sampled = q->vars.qold;
-	st.mean_pktlen = q->mean_len >> 8;
+	st.mean_pktlen = aqm_mean_len_bytes(&q->len);
 	st.price = q->vars.x;
 	st.samples = q->vars.samples;
 	sch_tree_unlock(sch);

@@ -96,8 +96,10 @@ void aqm_ared_idle_end(const struct aqm_ared_params *p,
 		v->avg = 0;
 		return;
 	}
-	/* t in Q32 seconds (< 2^37), times log2(e) in Q32 */
-	k = mul_u64_u64_shr(div_u64(t << 32, NSEC_PER_SEC), AQM_LOG2E_Q32, 32);
+	/* t seconds times log2(e), Q32: t < 2^35 ns, so the product fits
+	 * 128 bits and the quotient 64
+	 */
+	k = mul_u64_u64_div_u64(t, AQM_LOG2E_Q32, NSEC_PER_SEC);
 	decay = aqm_exp2_neg(k);
 	v->avg = mul_u64_u64_shr(v->avg, decay, 32);
 }

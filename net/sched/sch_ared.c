@@ -134,7 +134,8 @@ static int ared_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	pb = aqm_ared_prob(&q->params, v);
 	q->prob = pb;
 	p = pb;
-	if (q->cfg.bytemode) {
+	/* p_b = 1 drops every packet, whatever its size */
+	if (q->cfg.bytemode && pb < AQM_PI_ONE) {
 		/* one division per ARED_RECIP_EVERY arrivals, not per packet */
 		if (!(++q->mean_age % ARED_RECIP_EVERY))
 			aqm_mean_len_refresh(&q->len);

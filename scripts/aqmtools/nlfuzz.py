@@ -52,6 +52,8 @@ class AttrSpec:
     lo: int
     hi: int
     min_len: int = 0
+    # 0 asks the kernel to derive the value, and the dump shows the result
+    zero_derived: bool = False
 
 
 @dataclass
@@ -62,6 +64,11 @@ class Sent:
     payload: bytes
     checked: bool  # well formed and in range: must dump as sent if accepted
     ratio: Fraction | None = None
+
+
+# attributes whose 0 is "derive it", by attribute set: ared's thresholds
+# (from the target delay and the rate)
+ZERO_DERIVED = {"tc-ared-attrs": {"min", "max"}}
 
 
 def load_spec(path: str, kind: str) -> list[AttrSpec]:
@@ -85,6 +92,7 @@ def load_spec(path: str, kind: str) -> list[AttrSpec]:
                 lo=int(checks.get("min", 0)),
                 hi=int(hi),
                 min_len=int(checks.get("min-len", 0)),
+                zero_derived=a["name"] in ZERO_DERIVED.get(f"tc-{kind}-attrs", set()),
             )
         )
     return out
@@ -125,8 +133,9 @@ class Generator:
         """A well-formed attribute, in range: (payload, nested, sent)."""
         rng = self.rng
         if s.kind in _BITS:
-            p = pack(s.kind, self.valid_int(s))
-            return p, False, Sent(s.atype, p, True)
+            v = self.valid_int(s)
+            p = pack(s.kind, v)
+            return p, False, Sent(s.atype, p, not (s.zero_derived and v == 0))
         if s.kind == "ratio":
             den = rng.choice([1, 2, 3, 10, 100, 1000, 1 << 20, rng.randint(1, 1 << 32)])
             num = rng.randint(0, den)

@@ -56,6 +56,21 @@ def test_generated_good_values_are_in_range() -> None:
                 assert sent.ratio is not None and 0 <= sent.ratio <= 1
 
 
+def test_zero_derived_thresholds_are_not_compared() -> None:
+    # ared dumps the thresholds in use: a 0 sent comes back derived
+    specs = {s.name: s for s in nlfuzz.load_spec(SPEC, "ared")}
+    assert specs["min"].zero_derived and specs["max"].zero_derived
+    assert not specs["limit"].zero_derived
+    gen = nlfuzz.Generator(list(specs.values()), random.Random(3))
+    seen = set()
+    for _ in range(400):
+        payload, _, sent = gen.good(specs["min"])
+        (v,) = struct.unpack("=I", payload)
+        assert sent.checked == (v != 0)
+        seen.add(v == 0)
+    assert seen == {True, False}
+
+
 def test_generator_mixes_every_label() -> None:
     gen = nlfuzz.Generator(nlfuzz.load_spec(SPEC, "pi"), random.Random(2))
     labels = {gen.options()[2].split("-")[0] for _ in range(2000)}

@@ -129,6 +129,11 @@ static void aqm_ared_average(struct kunit *test)
 	/* 100 / e = 36.788 */
 	KUNIT_EXPECT_LE(test, abs((s64)v.avg - 2410935), 64);
 	KUNIT_EXPECT_EQ(test, v.idle_since, 0);
+	/* past 2^32 ns: 100 exp(-6) = 0.24788 */
+	v.avg = AVG(100);
+	v.idle_since = NSEC_PER_SEC;
+	aqm_ared_idle_end(&p, &v, 7 * NSEC_PER_SEC);
+	KUNIT_EXPECT_LE(test, abs((s64)v.avg - 16245), 16);
 	v.avg = AVG(100);
 	v.idle_since = 1;
 	aqm_ared_idle_end(&p, &v, 40 * NSEC_PER_SEC);

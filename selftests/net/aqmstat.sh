@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # aqmstat (scripts/bench) on the router of the 10 Mbit/s, 40 ms dumbbell,
 # sampling the bottleneck leaf every 10 ms while 3 TCP flows cross pi, rem,
-# dcn, afd and blue:
+# ared, dcn, afd and blue:
 #  - it ends cleanly on SIGTERM, every record decodes, t strictly
 #    increases and no counter ever decreases;
-#  - the controller state is decoded: pi's and rem's prob and blue's p_m
-#    stay in [0, 1] and rise above 0 under load, dcn's HB and afd's flow
-#    table hold flows at some point;
+#  - the controller state is decoded: pi's, rem's and ared's prob and
+#    blue's p_m stay in [0, 1] and rise above 0 under load, dcn's HB and
+#    afd's flow table hold flows at some point;
 #  - once the link is idle, the last record's counters equal those of
 #    `tc -s -j` taken after the traffic (nothing moves any more).
 # The sampling rate achieved under load and the ticks missed are printed
@@ -20,7 +20,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 AQMSTAT=$top/scripts/bench/aqmstat
 SECS=6
 FLOWS=3
-QDISCS=(pi rem dcn afd blue)
+QDISCS=(pi rem ared dcn afd blue)
 PER_QDISC=6
 
 if [ ! -x "$AQMSTAT" ]; then
@@ -59,6 +59,8 @@ dumbbell_qdisc pi limit 300 qref 24 rate 10mbit rtt 100ms flows "$FLOWS" avpkt 1
 trace pi
 dumbbell_qdisc rem limit 300 qref 24
 trace rem
+dumbbell_qdisc ared limit 300 min 12 max 36 bandwidth 10mbit avpkt 1514
+trace ared
 dumbbell_qdisc dcn limit 300 qref 24
 trace dcn
 dumbbell_qdisc afd limit 300 qref 24
@@ -77,12 +79,14 @@ COUNTERS = ["bytes", "packets", "drops", "requeues", "overlimits"]
 KIND = {
     "pi": (["early_drops", "forced_drops", "marks", "samples"], "prob", "prob"),
     "rem": (["early_drops", "forced_drops", "marks", "samples"], "prob", "prob"),
+    "ared": (["early_drops", "hard_drops", "forced_drops", "marks", "adapts"], "prob", "prob"),
     "dcn": (["early_drops", "forced_drops", "marks", "promotions"], None, "hb_flows"),
     "afd": (["early_drops", "forced_drops", "marks", "sampled"], None, "flows"),
     "blue": (["early_drops", "overflow_drops", "marks", "increments"], "p_m", "p_m"),
 }
 IDLE_STABLE = {"pi": ["early_drops", "forced_drops", "marks"],
                "rem": ["early_drops", "forced_drops", "marks"],
+               "ared": ["early_drops", "hard_drops", "forced_drops", "marks"],
                "dcn": ["early_drops", "forced_drops", "marks", "promotions"],
                "afd": ["early_drops", "forced_drops", "marks", "sampled"],
                "blue": ["early_drops", "overflow_drops", "marks", "increments"]}

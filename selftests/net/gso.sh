@@ -3,13 +3,14 @@
 # (AQM_OFFLOADS=1: TSO and GSO stay on on every veth, so TCP's GSO packets
 # cross the router whole and reach the qdisc under test as one skb of up to
 # 64 KB), a 10 ms RTT so that TCP's TSO autosizing (about 1 ms of its
-# pacing rate) builds packets of several segments. For pi, rem, dcn, afd,
-# blue and sfb as the htb leaf in turn, 4 TCP flows for 4 s:
+# pacing rate) builds packets of several segments. For pi, rem, ared, dcn,
+# afd, blue and sfb as the htb leaf in turn, 4 TCP flows for 4 s:
 #  - traffic passes at a reasonable rate;
 #  - the leaf, its htb class and the htb root hold nothing afterwards (the
 #    qlen and backlog of a GSO packet are added and removed as one);
-#  - pi and rem in bytemode see packets larger than the MTU (their mean
-#    packet length): the super-packets do reach the qdisc;
+#  - pi, rem and ared in bytemode see packets larger than the MTU (their
+#    mean packet length): the super-packets do reach the qdisc (ared's
+#    thresholds, 30000 and 90000 bytes, hold a few of them);
 #  - blue with bytelimit 3000, twice the MTU: a GSO packet larger than that
 #    on an empty queue is no reason for p_m to go to 1.
 # The figures in the comments were measured in the TCG test VM; the bounds
@@ -40,13 +41,14 @@ run() {
 	echo "# t=${SECONDS}s $name done" >&2
 }
 
-tap_plan 15
+tap_plan 18
 dumbbell_setup 10
 trap 'dumbbell_cleanup; rm -rf "$tmp"' EXIT
 ns_rtr ethtool -k "$BOTTLENECK_DEV" | grep -E '^(tcp-segmentation-offload|generic-segmentation-offload):' >&2 || true
 
 run pi pi limit 1000 bytemode
 run rem rem limit 1000 bytemode
+run ared ared limit 1000 bytemode min 30000 max 90000 bandwidth 10mbit avpkt 1514
 run dcn dcn
 run afd afd qref 24
 run blue blue bytelimit 3000
@@ -58,7 +60,7 @@ import json, sys
 from aqmtools.tcjson import leaf_samples
 d = sys.argv[1]
 out = {}
-for n in ("pi", "rem", "dcn", "afd", "blue", "sfb"):
+for n in ("pi", "rem", "ared", "dcn", "afd", "blue", "sfb"):
     with open(f"{d}/{n}.iperf") as f:
         out[f"{n}_mbit"] = round(json.load(f)["end"]["sum_received"]["bits_per_second"] / 1e6, 2)
     with open(f"{d}/{n}.left") as f:
@@ -66,7 +68,7 @@ for n in ("pi", "rem", "dcn", "afd", "blue", "sfb"):
     smp = leaf_samples(f"{d}/{n}.jl")
     out[f"{n}_n"] = len(smp)
     out[f"{n}_maxq"] = max((x["qlen"] for x in smp), default=0)
-    if n in ("pi", "rem"):
+    if n in ("pi", "rem", "ared"):
         out[f"{n}_maxlen"] = max((x["mean_pktlen"] for x in smp), default=0)
     if n == "blue":
         out["blue_pm_max"] = max((x["p_m"] for x in smp), default=0)
@@ -84,6 +86,8 @@ PY
 		"max qlen $pi_maxq ($pi_n samples), left $pi_left"
 	echo "# rem bytemode: $rem_mbit Mbit/s, largest mean packet length $rem_maxlen b," \
 		"max qlen $rem_maxq ($rem_n samples), left $rem_left"
+	echo "# ared bytemode: $ared_mbit Mbit/s, largest mean packet length $ared_maxlen b," \
+		"max qlen $ared_maxq ($ared_n samples), left $ared_left"
 	echo "# dcn: $dcn_mbit Mbit/s, max qlen $dcn_maxq, left $dcn_left"
 	echo "# afd: $afd_mbit Mbit/s, max qlen $afd_maxq, left $afd_left"
 	echo "# blue bytelimit 3000: $blue_mbit Mbit/s, p_m max $blue_pm_max, overflow" \
@@ -103,6 +107,11 @@ PY
 	tap_cmp "rem: TCP passes (Mbit/s)" "$rem_mbit" ">=" 5
 	tap_cmp "rem: leaf, class and root hold nothing afterwards (packets + bytes)" \
 		"$((rem_left))" "==" 0
+	tap_cmp "ared: GSO packets reach the qdisc (mean packet length above the MTU, bytes)" \
+		"$ared_maxlen" ">" 1514
+	tap_cmp "ared: TCP passes (Mbit/s)" "$ared_mbit" ">=" 5
+	tap_cmp "ared: leaf, class and root hold nothing afterwards (packets + bytes)" \
+		"$((ared_left))" "==" 0
 	tap_cmp "dcn: TCP passes (Mbit/s)" "$dcn_mbit" ">=" 5
 	tap_cmp "dcn: leaf, class and root hold nothing afterwards (packets + bytes)" \
 		"$((dcn_left))" "==" 0

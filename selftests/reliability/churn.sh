@@ -16,6 +16,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 QDISCS=(
 	"pi|limit 400 qref 50|limit 20 qref 5 ecn"
 	"rem|limit 400 qref 50|limit 20 qref 5 ecn"
+	"ared|limit 400 min 20 max 60 nobytemode|limit 20 bytemode min 5000 max 15000 ecn"
 	"dcn|limit 400 qref 50|limit 20 qref 5 ecn"
 	"afd|limit 400 qref 50|limit 20 qref 5 ecn"
 	"blue|limit 400 threshold 100|limit 20 threshold 5 ecn"

@@ -33,6 +33,7 @@ FLOWS=${AQM_HOSTILE_FLOWS:-100000}
 QDISCS=(
 	"pi limit 1000 ecn"
 	"rem limit 1000 ecn"
+	"ared limit 1000 ecn"
 	"dcn limit 1000 ecn"
 	"afd limit 1000 ecn"
 	"blue limit 1000 threshold 300 ecn"

@@ -24,6 +24,7 @@ SECS=${AQM_SOAK_SECS:-600}
 QDISCS=(
 	"pi|limit 1000 qref 50 ecn|limit 500 qref 30"
 	"rem|limit 1000 qref 50 ecn|limit 500 qref 30"
+	"ared|limit 1000 min 25 max 75 nobytemode ecn|limit 500 bytemode min 30000 max 90000"
 	"dcn|limit 1000 qref 50 ecn|limit 500 qref 30"
 	"afd|limit 1000 qref 50 ecn|limit 500 qref 30"
 	"blue|limit 1000 threshold 200 ecn|limit 500 threshold 100"

@@ -8,6 +8,7 @@
 #include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/export.h>
+#include <linux/limits.h>
 #include <linux/math64.h>
 #include <net/aqm_pi.h>
 #include <net/aqm_exp.h>

@@ -227,9 +227,9 @@ static int ared_parse_opt(AQM_QU_CONST struct qdisc_util *qu, int argc,
 	 * to derived ones
 	 */
 	if (min_kind != ARED_TH_NONE)
-		addattr32(n, 1024, TCA_ARED_MIN, min_th);
+		addattr32(n, 1024, TCA_ARED_QTH_MIN, min_th);
 	if (max_kind != ARED_TH_NONE)
-		addattr32(n, 1024, TCA_ARED_MAX, max_th);
+		addattr32(n, 1024, TCA_ARED_QTH_MAX, max_th);
 	if (target)
 		addattr32(n, 1024, TCA_ARED_TARGET, target);
 	if (has_max_p)
@@ -296,8 +296,8 @@ static int ared_print_opt(AQM_QU_CONST struct qdisc_util *qu, FILE *f,
 	if (tb[TCA_ARED_LIMIT])
 		print_uint(PRINT_ANY, "limit", "limit %up ",
 			   rta_getattr_u32(tb[TCA_ARED_LIMIT]));
-	ared_print_th("min", tb[TCA_ARED_MIN], bytemode);
-	ared_print_th("max", tb[TCA_ARED_MAX], bytemode);
+	ared_print_th("min", tb[TCA_ARED_QTH_MIN], bytemode);
+	ared_print_th("max", tb[TCA_ARED_QTH_MAX], bytemode);
 	if (tb[TCA_ARED_TARGET])
 		aqm_print_time("target", rta_getattr_u32(tb[TCA_ARED_TARGET]));
 	aqm_print_ratio_attr("max_p", tb[TCA_ARED_MAX_P], false);

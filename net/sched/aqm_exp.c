@@ -85,12 +85,16 @@ EXPORT_SYMBOL_GPL(aqm_rem_log2_ratio);
  * Where price * log2(phi) = 32, the probability is within 2^-32 of 1.0:
  * a higher price changes nothing, so the controller clamps there.
  *
- * Return: 2^69 / log2phi, in price units (< 2^61).
+ * Return: 2^69 / log2phi rounded up, in price units (< 2^61).
  */
 s64 aqm_rem_price_max(u64 log2phi)
 {
-	return (s64)mul_u64_u64_div_u64(32ULL << AQM_PI_SHIFT, BIT_ULL(32),
-					log2phi);
+	u64 p = mul_u64_u64_div_u64(32ULL << AQM_PI_SHIFT, BIT_ULL(32), log2phi);
+
+	/* rounded up: the price where aqm_rem_prob() reaches 1.0 itself */
+	if (mul_u64_u64_shr(p, log2phi, AQM_PI_SHIFT) < 32ULL << 32)
+		p++;
+	return (s64)p;
 }
 EXPORT_SYMBOL_GPL(aqm_rem_price_max);
 

@@ -202,8 +202,8 @@ static struct netlink_range_validation ared_avpkt_range = {
 
 static const struct nla_policy ared_policy[TCA_ARED_MAX + 1] = {
 	[TCA_ARED_LIMIT]      = NLA_POLICY_FULL_RANGE(NLA_U32, &ared_limit_range),
-	[TCA_ARED_MIN]	      = NLA_POLICY_FULL_RANGE(NLA_U32, &ared_th_range),
-	[TCA_ARED_MAX]	      = NLA_POLICY_FULL_RANGE(NLA_U32, &ared_th_range),
+	[TCA_ARED_QTH_MIN]    = NLA_POLICY_FULL_RANGE(NLA_U32, &ared_th_range),
+	[TCA_ARED_QTH_MAX]    = NLA_POLICY_FULL_RANGE(NLA_U32, &ared_th_range),
 	[TCA_ARED_TARGET]     = NLA_POLICY_FULL_RANGE(NLA_U32, &ared_target_range),
 	[TCA_ARED_MAX_P]      = AQM_NLA_POLICY_RATIO,
 	[TCA_ARED_ADAPTIVE]   = NLA_POLICY_MAX(NLA_U8, 1),
@@ -241,12 +241,12 @@ static int ared_derive(const struct ared_cfg *c, struct aqm_ared_params *p,
 
 	ared_thresholds(c, &min_th, &max_th);
 	if (max_th <= min_th) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_ARED_MAX] ?: tb[TCA_ARED_MIN],
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_ARED_QTH_MAX] ?: tb[TCA_ARED_QTH_MIN],
 				    "max must be above min");
 		return -EINVAL;
 	}
 	if (!c->bytemode && max_th >= c->limit) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_ARED_MAX] ?: tb[TCA_ARED_LIMIT],
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_ARED_QTH_MAX] ?: tb[TCA_ARED_LIMIT],
 				    "max must be below limit");
 		return -EINVAL;
 	}
@@ -286,10 +286,10 @@ static int ared_change(struct Qdisc *sch, struct nlattr *opt,
 		return err;
 	if (tb[TCA_ARED_LIMIT])
 		c.limit = nla_get_u32(tb[TCA_ARED_LIMIT]);
-	if (tb[TCA_ARED_MIN])
-		c.min_th = nla_get_u32(tb[TCA_ARED_MIN]);
-	if (tb[TCA_ARED_MAX])
-		c.max_th = nla_get_u32(tb[TCA_ARED_MAX]);
+	if (tb[TCA_ARED_QTH_MIN])
+		c.min_th = nla_get_u32(tb[TCA_ARED_QTH_MIN]);
+	if (tb[TCA_ARED_QTH_MAX])
+		c.max_th = nla_get_u32(tb[TCA_ARED_QTH_MAX]);
 	if (tb[TCA_ARED_TARGET])
 		c.target_us = nla_get_u32(tb[TCA_ARED_TARGET]);
 	if (tb[TCA_ARED_ADAPTIVE])
@@ -310,9 +310,9 @@ static int ared_change(struct Qdisc *sch, struct nlattr *opt,
 		c.avpkt = nla_get_u32(tb[TCA_ARED_AVPKT]);
 	if (tb[TCA_ARED_BYTEMODE] && c.bytemode != q->cfg.bytemode) {
 		/* the unit changed: thresholds not given now are derived */
-		if (!tb[TCA_ARED_MIN])
+		if (!tb[TCA_ARED_QTH_MIN])
 			c.min_th = 0;
-		if (!tb[TCA_ARED_MAX])
+		if (!tb[TCA_ARED_QTH_MAX])
 			c.max_th = 0;
 	}
 
@@ -385,8 +385,8 @@ static int ared_dump(struct Qdisc *sch, struct sk_buff *skb)
 	if (!opts)
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, TCA_ARED_LIMIT, READ_ONCE(sch->limit)) ||
-	    nla_put_u32(skb, TCA_ARED_MIN, q->params.min_th) ||
-	    nla_put_u32(skb, TCA_ARED_MAX, q->params.max_th) ||
+	    nla_put_u32(skb, TCA_ARED_QTH_MIN, q->params.min_th) ||
+	    nla_put_u32(skb, TCA_ARED_QTH_MAX, q->params.max_th) ||
 	    nla_put_u32(skb, TCA_ARED_TARGET, c->target_us) ||
 	    aqm_nla_put_ratio(skb, TCA_ARED_MAX_P, c->max_p.num, c->max_p.den) ||
 	    nla_put_u8(skb, TCA_ARED_ADAPTIVE, c->adaptive) ||

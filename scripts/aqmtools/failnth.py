@@ -42,8 +42,8 @@ CONFIGS: dict[str, tuple[dict[str, int], dict[str, int]]] = {
     "pi": ({"limit": 1000, "qref": 50}, {"limit": 500, "qref": 30, "tupdate": 20000}),
     "rem": ({"limit": 1000, "qref": 50}, {"limit": 500, "qref": 30, "tupdate": 20000}),
     "ared": (
-        {"limit": 1000, "min": 20, "max": 60},
-        {"limit": 500, "min": 30, "max": 90, "interval": 250000},
+        {"limit": 1000, "qth-min": 20, "qth-max": 60},
+        {"limit": 500, "qth-min": 30, "qth-max": 90, "interval": 250000},
     ),
     "dcn": ({"sb-size": 1024, "hb-size": 256}, {"sb-size": 2048, "hb-size": 512, "qref": 30}),
     "afd": ({"shadow": 1000, "flows": 256}, {"shadow": 2000, "sample": 10, "flows": 512}),

@@ -68,7 +68,7 @@ class Sent:
 
 # attributes whose 0 is "derive it", by attribute set: ared's thresholds
 # (from the target delay and the rate)
-ZERO_DERIVED = {"tc-ared-attrs": {"min", "max"}}
+ZERO_DERIVED = {"tc-ared-attrs": {"qth-min", "qth-max"}}
 
 
 def load_spec(path: str, kind: str) -> list[AttrSpec]:

@@ -38,7 +38,8 @@ def test_spec_numbers_attributes_as_the_uapi() -> None:
     assert rem["avpkt"].atype == 11 and rem["pad"].kind == "pad"
     ared = {a.name: a for a in nlfuzz.load_spec(SPEC, "ared")}
     assert ared["max-p"].kind == "ratio" and ared["max-p"].atype == 5
-    assert (ared["min"].lo, ared["min"].hi) == (0, (1 << 31) - 1)
+    assert ared["qth-min"].atype == 2 and ared["qth-max"].atype == 3
+    assert (ared["qth-min"].lo, ared["qth-min"].hi) == (0, (1 << 31) - 1)
     assert ared["rate"].atype == 12 and (ared["rate"].lo, ared["rate"].hi) == (1000, 1 << 40)
     assert ared["avpkt"].atype == 13 and ared["pad"].kind == "pad"
 
@@ -59,12 +60,12 @@ def test_generated_good_values_are_in_range() -> None:
 def test_zero_derived_thresholds_are_not_compared() -> None:
     # ared dumps the thresholds in use: a 0 sent comes back derived
     specs = {s.name: s for s in nlfuzz.load_spec(SPEC, "ared")}
-    assert specs["min"].zero_derived and specs["max"].zero_derived
+    assert specs["qth-min"].zero_derived and specs["qth-max"].zero_derived
     assert not specs["limit"].zero_derived
     gen = nlfuzz.Generator(list(specs.values()), random.Random(3))
     seen = set()
     for _ in range(400):
-        payload, _, sent = gen.good(specs["min"])
+        payload, _, sent = gen.good(specs["qth-min"])
         (v,) = struct.unpack("=I", payload)
         assert sent.checked == (v != 0)
         seen.add(v == 0)

@@ -154,6 +154,15 @@ def test_every_enum_matches(header: str, spec: dict[str, Any]) -> None:
         assert s[prefix] == members, prefix
 
 
+def test_no_attribute_is_shadowed_by_a_define(header: str) -> None:
+    # an attribute named like its enum's TCA_<NAME>_MAX define (ared's
+    # max_th was TCA_ARED_MAX) is silently replaced by the define's value
+    defines = set(re.findall(r"^#define\s+(\w+)", header, re.M))
+    for members in header_enums(header).values():
+        shadowed = {name for name, _ in members} & defines
+        assert not shadowed, shadowed
+
+
 def test_every_xstats_struct_matches(header: str, spec: dict[str, Any]) -> None:
     h, s = with_linux_heads(header_structs(header), LINUX_STRUCTS), spec_structs(spec)
     assert h, "no xstats struct found in the header"

@@ -137,8 +137,8 @@ struct tc_rem_xstats {
 enum {
 	TCA_ARED_UNSPEC,
 	TCA_ARED_LIMIT,		/* u32, packets: hard queue limit */
-	TCA_ARED_MIN,		/* u32, packets (bytes in bytemode): min_th, 0 = from target */
-	TCA_ARED_MAX,		/* u32, same unit: max_th, 0 = 3 min_th */
+	TCA_ARED_QTH_MIN,	/* u32, packets (bytes in bytemode): min_th, 0 = from target */
+	TCA_ARED_QTH_MAX,	/* u32, same unit: max_th, 0 = 3 min_th */
 	TCA_ARED_TARGET,	/* u32, us: target delay for min_th */
 	TCA_ARED_MAX_P,		/* ratio in (0, 1]: max_p, initial when adaptive */
 	TCA_ARED_ADAPTIVE,	/* u8, 0 or 1: AIMD on max_p */

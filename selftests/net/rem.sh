@@ -123,6 +123,11 @@ flood() {
 tap_plan 43
 dumbbell_setup 40
 trap 'dumbbell_cleanup; rm -rf "$tmp"' EXIT
+# the router's neighbour entry for the receiver is permanent, as in
+# ared.sh: in a VM run (2026-11-26) the ECT floods built no queue at all
+# (no drop, no mark), and an ARP entry gone stale is the suspected cause
+mac=$(ip -n "$NS_RCV" link show rcv0 | awk '/link\/ether/ { print $2 }')
+ns_rtr ip neigh replace "$RCV_IP" lladdr "$mac" dev "$BOTTLENECK_DEV" nud permanent
 
 # --- the queue form: 4 TCP flows, then idle -------------------------------
 # idle, the price falls by gamma alpha qref per T: 0.001 * 0.1 * 30 / 2 ms

@@ -159,6 +159,7 @@ static int afd_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	u32 id = aqm_flow_id(skb, &q->key);
 	u64 now = ktime_get_ns();
 	u64 m_i;
+	int ret;
 
 	afd_advance(sch, q, now);
 
@@ -176,19 +177,12 @@ static int afd_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	}
 
 	if (aqm_afd_hit(q->vars.x, q->unit, m_i, get_random_u32())) {
-		qdisc_qstats_overlimit(sch);
-		if (q->cfg.ecn &&
-		    aqm_afd_prob_le(q->vars.x, q->unit, m_i, q->ecn_ceil) &&
-		    INET_ECN_set_ce(skb)) {
-			q->stats.marks++;
-		} else {
-			/* a congestion drop: the parent sees NET_XMIT_CN,
-			 * counts a drop and no packet, as for sch_red
-			 */
-			q->stats.early_drops++;
-			qdisc_drop(skb, sch, to_free);
-			return NET_XMIT_CN;
-		}
+		ret = aqm_qdisc_signal(skb, sch, to_free, q->cfg.ecn &&
+				       aqm_afd_prob_le(q->vars.x, q->unit, m_i,
+						       q->ecn_ceil),
+				       &q->stats.marks, &q->stats.early_drops);
+		if (ret)
+			return ret;
 	}
 	return qdisc_enqueue_tail(skb, sch);
 }

@@ -116,6 +116,7 @@ static int blue_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 	enum aqm_blue_event ev;
 	bool empty = !sch->q.qlen;
 	u64 now = ktime_get_ns();
+	int ret;
 
 	if (empty)
 		blue_idle_decay(q, now);
@@ -133,18 +134,11 @@ static int blue_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 	}
 
 	if (q->vars.p_m > 0 && aqm_prob_hit(q->vars.p_m, get_random_u32())) {
-		qdisc_qstats_overlimit(sch);
-		if (c->ecn && q->vars.p_m <= q->ecn_ceil &&
-		    INET_ECN_set_ce(skb)) {
-			q->stats.marks++;
-		} else {
-			/* a congestion drop: the parent sees NET_XMIT_CN,
-			 * counts a drop and no packet, as for sch_red
-			 */
-			q->stats.early_drops++;
-			qdisc_drop(skb, sch, to_free);
-			return NET_XMIT_CN;
-		}
+		ret = aqm_qdisc_signal(skb, sch, to_free,
+				       c->ecn && q->vars.p_m <= q->ecn_ceil,
+				       &q->stats.marks, &q->stats.early_drops);
+		if (ret)
+			return ret;
 	}
 	if (empty)
 		q->idle_ns += now - q->idle_since;

@@ -247,6 +247,30 @@ int aqm_get_packets(__u32 *val, const char *arg)
 	return get_u32(val, buf, 10);
 }
 
+int aqm_parse_limit(__u32 *limit, const char *arg)
+{
+	if (aqm_get_packets(limit, arg)) {
+		fprintf(stderr, "Illegal \"limit\"\n");
+		return -1;
+	}
+	return aqm_check_range("limit", *limit, 1, 1 << 20, "packets");
+}
+
+int aqm_parse_qref(__u32 *qref, const char *arg)
+{
+	unsigned int size;
+
+	/* a count (packets, or bytes in bytemode) or a size */
+	if (aqm_get_packets(qref, arg)) {
+		if (get_size(&size, arg)) {
+			fprintf(stderr, "Illegal \"qref\"\n");
+			return -1;
+		}
+		*qref = size;
+	}
+	return aqm_check_range("qref", *qref, 1, UINT32_MAX, NULL);
+}
+
 int aqm_get_usecs(__u32 *usec, const char *arg)
 {
 	unsigned int t;

@@ -67,6 +67,11 @@ void aqm_print_flag(const char *key, bool on);
 double aqm_prob_value(__u32 prob);
 /* A packet count: "1000" or "1000p", as the plugins print it. */
 int aqm_get_packets(__u32 *val, const char *arg);
+/* `limit PACKETS` in [1, 2^20] and `qref COUNT|SIZE` in [1, 2^32 - 1]
+ * (pi, rem): 0, or -1 after a message naming the option
+ */
+int aqm_parse_limit(__u32 *limit, const char *arg);
+int aqm_parse_qref(__u32 *qref, const char *arg);
 /* A time with get_time(): "10ms", "1s", "500us", "500" (us). */
 int aqm_get_usecs(__u32 *usec, const char *arg);
 /* Range check before sending, naming the option as the kernel's generic

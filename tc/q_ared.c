@@ -104,11 +104,7 @@ static int ared_parse_opt(AQM_QU_CONST struct qdisc_util *qu, int argc,
 	while (argc > 0) {
 		if (strcmp(*argv, "limit") == 0) {
 			NEXT_ARG();
-			if (aqm_get_packets(&limit, *argv)) {
-				fprintf(stderr, "Illegal \"limit\"\n");
-				return -1;
-			}
-			if (aqm_check_range("limit", limit, 1, 1 << 20, "packets"))
+			if (aqm_parse_limit(&limit, *argv))
 				return -1;
 		} else if (strcmp(*argv, "min") == 0) {
 			NEXT_ARG();

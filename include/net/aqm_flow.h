@@ -152,6 +152,7 @@ static inline u32 aqm_sb_hit(struct aqm_sb *sb, u32 id, u64 now, u64 clear_ns)
 {
 	return aqm_sb_add(sb, id, now, clear_ns, 1);
 }
+
 void aqm_sb_forget(struct aqm_sb *sb, u32 id);
 
 /**

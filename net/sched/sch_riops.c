@@ -55,7 +55,7 @@
 #define RIOPS_DEF_OUT_MAX_P	((struct aqm_ratio){ .num = 1, .den = 10 })
 #define RIOPS_DEF_RATE		1250000ULL	/* bytes/s: 10 Mbit/s */
 #define RIOPS_DEF_AVPKT		1000
-#define RIOPS_TH_MAX		(1U << 20)
+#define RIOPS_TH_MAX		BIT(20)
 
 /**
  * struct riops_cfg - what netlink set

@@ -164,16 +164,17 @@ static int riops_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	else
 		q->stats.out_pkts++;
 
-	if (unlikely(sch->q.qlen >= READ_ONCE(sch->limit))) {
-		q->stats.forced_drops++;
-		return qdisc_drop(skb, sch, to_free);
-	}
-
+	/* every arrival is a sample of the averages, as in RED */
 	pb = aqm_rio_prob(r, in, sch->q.qlen, q->in_qlen);
 	if (in)
 		q->prob_in = pb;
 	else
 		q->prob_out = pb;
+
+	if (unlikely(sch->q.qlen >= READ_ONCE(sch->limit))) {
+		q->stats.forced_drops++;
+		return qdisc_drop(skb, sch, to_free);
+	}
 	if (aqm_ared_hit(in ? &r->in_v : &r->out_v, pb, get_random_u32())) {
 		u64 *early = in ? &q->stats.early_drops_in :
 				  &q->stats.early_drops_out;

@@ -21,7 +21,8 @@
  * against the IN curve (min_in, max_in, max_p_in) at avg_in, an OUT packet
  * against the OUT curve at avg_total. The curves, the EWMA, the idle decay
  * and the spacing of drops are ARED's (include/net/aqm_ared.h) with max_p
- * fixed; both averages decay while the whole queue is idle.
+ * fixed; avg_total decays while the queue is empty, avg_in while it holds
+ * no IN packet.
  */
 #ifndef __NET_AQM_RIO_H
 #define __NET_AQM_RIO_H
@@ -66,14 +67,20 @@ static inline bool aqm_rio_classify(struct aqm_sb *sb, u32 id, u64 now,
 }
 
 /**
- * aqm_rio_idle_end() - decay both averages over an idle period that ends
- * @r:		RIO state; call when r->out_v.idle_since is set
+ * aqm_rio_idle_end() - decay the averages over the idle periods that end
+ * @r:		RIO state
+ * @in:		the arrival is IN
  * @now:	current time, ns
+ *
+ * avg_total decays over the time the whole queue was empty; avg_in over
+ * the time no IN packet was queued, and only when an IN packet arrives
+ * (avg_in is sampled on IN arrivals only, as in RIO).
  */
-static inline void aqm_rio_idle_end(struct aqm_rio *r, u64 now)
+static inline void aqm_rio_idle_end(struct aqm_rio *r, bool in, u64 now)
 {
-	aqm_ared_idle_end(&r->out, &r->out_v, now);
-	if (r->in_v.idle_since)
+	if (r->out_v.idle_since)
+		aqm_ared_idle_end(&r->out, &r->out_v, now);
+	if (in && r->in_v.idle_since)
 		aqm_ared_idle_end(&r->in, &r->in_v, now);
 }
 
@@ -85,7 +92,19 @@ static inline void aqm_rio_idle_end(struct aqm_rio *r, u64 now)
 static inline void aqm_rio_idle_start(struct aqm_rio *r, u64 now)
 {
 	r->out_v.idle_since = now ?: 1;
-	r->in_v.idle_since = now ?: 1;
+	if (!r->in_v.idle_since)
+		r->in_v.idle_since = now ?: 1;
+}
+
+/**
+ * aqm_rio_in_idle_start() - the last IN packet left the queue
+ * @r:		RIO state
+ * @now:	current time, ns
+ */
+static inline void aqm_rio_in_idle_start(struct aqm_rio *r, u64 now)
+{
+	if (!r->in_v.idle_since)
+		r->in_v.idle_since = now ?: 1;
 }
 
 /**

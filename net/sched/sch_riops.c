@@ -25,7 +25,8 @@
  * AQM drops return NET_XMIT_CN, a drop at `limit` NET_XMIT_DROP. Each
  * queued packet remembers its class in its qdisc cb, so that the count of
  * IN packets in the queue (avg_in's sample) stays exact through dequeue,
- * a lowered limit and reset. No timer: the idle decay runs from enqueue.
+ * a lowered limit and reset. No timer: the idle decay runs from enqueue
+ * (avg_in's over the time no IN packet was queued, at the next IN arrival).
  */
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -140,8 +141,8 @@ static void riops_leave(struct Qdisc *sch, const struct sk_buff *skb)
 {
 	struct riops_sched_data *q = qdisc_priv(sch);
 
-	if (riops_skb_cb(skb)->in)
-		q->in_qlen--;
+	if (riops_skb_cb(skb)->in && !--q->in_qlen)
+		aqm_rio_in_idle_start(&q->rio, ktime_get_ns());
 }
 
 static int riops_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
@@ -155,10 +156,9 @@ static int riops_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	s64 pb;
 	int ret;
 
-	if (r->out_v.idle_since)
-		aqm_rio_idle_end(r, now);
 	in = aqm_rio_classify(&q->sb, aqm_flow_id(skb, &q->key), now,
 			      q->timeout, segs, q->cfg.short_pkts);
+	aqm_rio_idle_end(r, in, now);
 	if (in)
 		q->stats.in_pkts++;
 	else
@@ -257,17 +257,26 @@ static const struct nla_policy riops_policy[TCA_RIOPS_MAX + 1] = {
 };
 
 /* a max_p ratio in (0, 1] as a fraction of 2^32 */
-static int riops_max_p(const struct aqm_ratio *r, u64 *p,
+static int riops_max_p(const struct aqm_ratio *r, u64 *p, bool in,
 		       const struct nlattr *nla, struct netlink_ext_ack *extack)
 {
 	if (!r->num || r->num > r->den) {
-		NL_SET_ERR_MSG_ATTR(extack, nla,
-				    "max_p must be a probability in (0, 1]");
+		if (in)
+			NL_SET_ERR_MSG_ATTR(extack, nla,
+					    "in_max_p must be a probability in (0, 1]");
+		else
+			NL_SET_ERR_MSG_ATTR(extack, nla,
+					    "out_max_p must be a probability in (0, 1]");
 		return -EINVAL;
 	}
 	*p = mul_u64_u64_div_u64(r->num, AQM_PI_ONE, r->den);
 	if (!*p) {
-		NL_SET_ERR_MSG_ATTR(extack, nla, "max_p must be at least 2^-32");
+		if (in)
+			NL_SET_ERR_MSG_ATTR(extack, nla,
+					    "in_max_p must be at least 2^-32");
+		else
+			NL_SET_ERR_MSG_ATTR(extack, nla,
+					    "out_max_p must be at least 2^-32");
 		return -EINVAL;
 	}
 	return 0;
@@ -294,11 +303,12 @@ static int riops_derive(const struct riops_cfg *c, struct aqm_rio *r,
 				    "out_max must be above out_min");
 		return -EINVAL;
 	}
-	err = riops_max_p(&c->in_max_p, in_max_p, tb[TCA_RIOPS_IN_MAX_P], extack);
+	err = riops_max_p(&c->in_max_p, in_max_p, true, tb[TCA_RIOPS_IN_MAX_P],
+			  extack);
 	if (err)
 		return err;
-	err = riops_max_p(&c->out_max_p, out_max_p, tb[TCA_RIOPS_OUT_MAX_P],
-			  extack);
+	err = riops_max_p(&c->out_max_p, out_max_p, false,
+			  tb[TCA_RIOPS_OUT_MAX_P], extack);
 	if (err)
 		return err;
 	err = aqm_ared_params_set(&r->in, c->in_min, c->in_max, pps, 0,

@@ -16,6 +16,7 @@ QDISCS=(
 	"pi limit 200 bytemode ecn|limit 5"
 	"rem limit 200 rate 10mbit avpkt 1514 ecn|limit 5 qref 2"
 	"ared limit 200 bytemode min 15000 max 45000 bandwidth 10mbit avpkt 1514 ecn ecn_gentle|limit 5"
+	"riops limit 200 ecn|limit 5"
 	"dcn limit 200 ecn|limit 5 qref 2"
 	"afd limit 200 qref 20 ecn|limit 5 qref 2"
 	"blue limit 200 threshold 100 ecn|limit 5 threshold 2"

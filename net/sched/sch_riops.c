@@ -145,6 +145,19 @@ static void riops_leave(struct Qdisc *sch, const struct sk_buff *skb)
 		aqm_rio_in_idle_start(&q->rio, ktime_get_ns());
 }
 
+/*
+ * A dropped arrival ended the idle periods (aqm_rio_idle_end) but left the
+ * queue, or its IN part, as empty as before: they go on from now.
+ */
+static void riops_idle_again(struct riops_sched_data *q,
+			     const struct Qdisc *sch, bool in, u64 now)
+{
+	if (!sch->q.qlen)
+		aqm_rio_idle_start(&q->rio, now);
+	else if (in && !q->in_qlen)
+		aqm_rio_in_idle_start(&q->rio, now);
+}
+
 static int riops_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 			       struct sk_buff **to_free)
 {
@@ -173,6 +186,7 @@ static int riops_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 
 	if (unlikely(sch->q.qlen >= READ_ONCE(sch->limit))) {
 		q->stats.forced_drops++;
+		riops_idle_again(q, sch, in, now);
 		return qdisc_drop(skb, sch, to_free);
 	}
 	if (aqm_ared_hit(in ? &r->in_v : &r->out_v, pb, get_random_u32())) {
@@ -184,8 +198,10 @@ static int riops_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 				       (u64)pb <= q->ecn_ceil,
 				       &q->stats.marks,
 				       pb < AQM_PI_ONE ? early : &q->stats.hard_drops);
-		if (ret)
+		if (ret) {
+			riops_idle_again(q, sch, in, now);
 			return ret;
+		}
 	}
 	riops_skb_cb(skb)->in = in;
 	if (in)

@@ -419,6 +419,9 @@ static void aqm_rio_idle_decay(struct kunit *test)
 
 	for (i = 0; i < ARRAY_SIZE(pps); i++) {
 		rio_setup(test, &r, pps[i], true);
+		/* a queue that was busy until t0 (init leaves it idle) */
+		r.out_v.idle_since = 0;
+		r.in_v.idle_since = 0;
 		r.out_v.avg = AVG(100);
 		r.in_v.avg = AVG(50);
 		aqm_rio_idle_start(&r, t0);
@@ -452,6 +455,8 @@ static void aqm_rio_idle_decay(struct kunit *test)
 	 * and an IN one 0
 	 */
 	rio_setup(test, &r, 1250, true);
+	r.out_v.idle_since = 0;
+	r.in_v.idle_since = 0;
 	r.out_v.avg = AVG(60);
 	r.in_v.avg = AVG(60);
 	KUNIT_EXPECT_EQ(test, aqm_ared_prob(&r.out, &r.out_v), AQM_PI_ONE);

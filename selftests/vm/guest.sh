@@ -232,10 +232,13 @@ run_tests() {
 # A selftest whose file has the line "# aqm-selftest: beside-tdc" measures no
 # rate or delay (its bounds do not depend on how fast the VM runs): those
 # run first, while tdc runs beside them on the other CPU; the ones that
-# measure run afterwards, alone. One marked "# aqm-selftest: long" runs
+# measure run afterwards, in lanes (below), except those marked
+# "# aqm-selftest: alone", whose bounds need the whole VM: they run last,
+# one at a time. One marked "# aqm-selftest: long" runs
 # only when named (net:NAME), never in the whole net stage of make check.
 beside=()
 alone=()
+solo=()
 for t in "$top"/selftests/net/*.sh; do
 	name=$(basename "$t" .sh)
 	if [ "$name" = lib ] || ! net_selected "$name"; then
@@ -246,6 +249,8 @@ for t in "$top"/selftests/net/*.sh; do
 	fi
 	if marked "$name" beside-tdc; then
 		beside+=("$name")
+	elif marked "$name" alone; then
+		solo+=("$name")
 	else
 		alone+=("$name")
 	fi
@@ -333,7 +338,7 @@ if [ "$debug" -eq 1 ]; then
 		run_tdc "${cases[@]}"
 		kmemleak_after tdc
 	fi
-	run_tests net "${beside[@]}" "${alone[@]}"
+	run_tests net "${beside[@]}" "${alone[@]}" "${solo[@]}"
 else
 	(
 		[ ${#cases[@]} -eq 0 ] || run_tdc "${cases[@]}"
@@ -357,6 +362,7 @@ else
 	if [ "$lanes" -ge 2 ] && [ ${#alone[@]} -gt 0 ]; then
 		echo "net: the measuring selftests ran $lanes at a time"
 	fi
+	run_tests net "${solo[@]}"
 fi
 rm -rf "$qdir"
 run_tests rel "${rel[@]}"

@@ -237,8 +237,8 @@ run_tests() {
 # one at a time. One marked "# aqm-selftest: long" runs
 # only when named (net:NAME), never in the whole net stage of make check.
 beside=()
+measure=()
 alone=()
-solo=()
 for t in "$top"/selftests/net/*.sh; do
 	name=$(basename "$t" .sh)
 	if [ "$name" = lib ] || ! net_selected "$name"; then
@@ -250,9 +250,9 @@ for t in "$top"/selftests/net/*.sh; do
 	if marked "$name" beside-tdc; then
 		beside+=("$name")
 	elif marked "$name" alone; then
-		solo+=("$name")
-	else
 		alone+=("$name")
+	else
+		measure+=("$name")
 	fi
 done
 rel=()
@@ -317,7 +317,7 @@ has_stage tdc && cases=("$top"/selftests/tc-tests/*.json)
 # runs alone, so that a leak or a splat has one owner.
 qdir=$(mktemp -d)
 printf '%s\n' "${beside[@]}" >"$qdir/beside"
-printf '%s\n' "${alone[@]}" >"$qdir/measure"
+printf '%s\n' "${measure[@]}" >"$qdir/measure"
 echo 0 >"$qdir/beside.next"
 echo 0 >"$qdir/measure.next"
 # lane QUEUE: the queue's next selftest, until none is left
@@ -338,7 +338,7 @@ if [ "$debug" -eq 1 ]; then
 		run_tdc "${cases[@]}"
 		kmemleak_after tdc
 	fi
-	run_tests net "${beside[@]}" "${alone[@]}" "${solo[@]}"
+	run_tests net "${beside[@]}" "${measure[@]}" "${alone[@]}"
 else
 	(
 		[ ${#cases[@]} -eq 0 ] || run_tdc "${cases[@]}"
@@ -359,10 +359,10 @@ else
 	done
 	lane measure
 	wait "$second" || true
-	if [ "$lanes" -ge 2 ] && [ ${#alone[@]} -gt 0 ]; then
+	if [ "$lanes" -ge 2 ] && [ ${#measure[@]} -gt 0 ]; then
 		echo "net: the measuring selftests ran $lanes at a time"
 	fi
-	run_tests net "${solo[@]}"
+	run_tests net "${alone[@]}"
 fi
 rm -rf "$qdir"
 run_tests rel "${rel[@]}"

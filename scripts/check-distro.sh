@@ -14,7 +14,7 @@
 #  1. scripts/kernel/distro-headers.sh SUITE: the suite's default kernel,
 #     its headers AND its image (vmlinuz and the /lib/modules tree from
 #     linux-image / linux-modules), extracted, never installed;
-#  2. the modules (aqm_lib and the seven qdiscs) built against those headers
+#  2. the modules (aqm_lib and the eight qdiscs) built against those headers
 #     with the suite's compiler (distro-headers.sh --make), in a copy of
 #     the tree in $AQM_CACHE/check-distro/SUITE/src;
 #  3. depmod of the extracted modules tree (dpkg's postinst would run it;

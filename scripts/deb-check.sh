@@ -9,9 +9,9 @@
 #  2. kernel: the suite's linux-image-amd64 and linux-headers-amd64;
 #  3. install: linux-aqm-dkms and linux-aqm-tc with apt-get; DKMS must have
 #     built and installed aqm_lib, sch_dcn, sch_pi, sch_rem, sch_ared,
-#     sch_afd and sch_blue for the kernel (dkms status; modinfo of each
-#     module in /lib/modules/KVER/updates/dkms: its vermagic and its
-#     signer);
+#     sch_riops, sch_afd and sch_blue for the kernel (dkms status; modinfo
+#     of each module in /lib/modules/KVER/updates/dkms: its vermagic and
+#     its signer);
 #  4. sfb with the suite's kernel alone: linux-aqm-sfb-dkms installed,
 #     sch_sfb of ours built, `modprobe -n` and tc's sfb find ours; purged,
 #     they find Linux's again, nothing of it is left and dpkg --verify
@@ -27,17 +27,18 @@
 #  7. modprobe: for every kernel, `modprobe -n -v` (a dry run, nothing is
 #     loaded) of sch_KIND and, from 6.9 on, of net-sch-KIND (the name the
 #     kernel asks for when tc adds a qdisc) finds ours in updates/dkms, and
-#     sch_dcn, sch_pi, sch_rem, sch_ared and sch_afd bring aqm_lib first;
+#     sch_dcn, sch_pi, sch_rem, sch_ared, sch_riops and sch_afd bring
+#     aqm_lib first;
 #  8. tc: with the suite's own tc, `tc qdisc add dev lo root KIND help`
-#     prints our plugin's usage for dcn, pi, rem, ared, afd and blue, and
-#     sfb is still iproute2's; dpkg --verify iproute2 finds none of its
+#     prints our plugin's usage for dcn, pi, rem, ared, riops, afd and
+#     blue, and sfb is still iproute2's; dpkg --verify iproute2 finds none of its
 #     files changed;
 #     aqmstat samples lo (in a network namespace of its own, like tc);
 #  8b. boot (unless --no-boot): every kernel of the root booted in the
 #     test VM (virtme-ng boots the root's /boot/vmlinuz-KVER with the
 #     root's modules tree, DKMS's builds included), and in it
 #     selftests/vm/deb-guest.sh: with nothing of ours loaded by hand, the
-#     root's tc (in a chroot) adds dcn, pi, rem, ared, afd and blue, the
+#     root's tc (in a chroot) adds dcn, pi, rem, ared, riops, afd and blue, the
 #     kernel loads DKMS's modules on demand (their srcversion checked), tc
 #     -s shows them through the installed plugins, tc's sfb loads the
 #     kernel's own, and the kernel log stays clean;
@@ -96,7 +97,7 @@ case "$base" in
 esac
 logbase="$base/logs"
 clone=/var/tmp/linux-aqm
-kinds=(dcn pi rem ared afd blue)
+kinds=(dcn pi rem ared riops afd blue)
 aqm_need debootstrap git unshare chroot
 [ "$boot" -eq 0 ] || aqm_need vng qemu-system-x86_64 timeout
 
@@ -252,8 +253,8 @@ r_dkms() {
 
 # r_modprobe WHERE KIND...: for every kernel, `modprobe -n -v` of sch_KIND
 # and (6.9 and later) net-sch-KIND loads sch_KIND from WHERE
-# (updates/dkms or kernel/net/sched) last; sch_dcn, pi, rem, ared, afd
-# bring aqm_lib
+# (updates/dkms or kernel/net/sched) last; sch_dcn, pi, rem, ared,
+# riops, afd bring aqm_lib
 r_modprobe() {
 	local where=$1 bad=0 k kind n names out last v
 	shift
@@ -275,7 +276,7 @@ r_modprobe() {
 					;;
 				esac
 				case "$kind" in
-				dcn | pi | rem | ared | afd)
+				dcn | pi | rem | ared | riops | afd)
 					if ! grep -q "^insmod /lib/modules/$k/updates/dkms/aqm_lib.ko" <<<"$out"; then
 						echo "FAIL $k: modprobe -n -v $n does not load aqm_lib: $out"
 						bad=1
@@ -575,9 +576,10 @@ s_purge() {
 	in_root "apt-get purge -y $pkgs" || return 1
 	in_root_fn r_files absent "/lib/modules/*/updates/dkms/aqm_lib.ko*" "/lib/modules/*/updates/dkms/sch_*.ko*" \
 		"/var/lib/dkms/linux-aqm*" "/usr/src/linux-aqm*" "/usr/lib/*/tc/q_dcn.so" "/usr/lib/*/tc/q_pi.so" \
-		"/usr/lib/*/tc/q_rem.so" "/usr/lib/*/tc/q_ared.so" "/usr/lib/*/tc/q_afd.so" "/usr/lib/*/tc/q_blue.so" \
-		"/usr/lib/*/tc/q_sfb.so" "/usr/share/man/man8/tc-dcn.8*" "/usr/share/man/man8/tc-pi.8*" \
-		"/usr/share/man/man8/tc-rem.8*" "/usr/share/man/man8/tc-ared.8*" "/usr/share/man/man8/tc-afd.8*" \
+		"/usr/lib/*/tc/q_rem.so" "/usr/lib/*/tc/q_ared.so" "/usr/lib/*/tc/q_riops.so" "/usr/lib/*/tc/q_afd.so" \
+		"/usr/lib/*/tc/q_blue.so" "/usr/lib/*/tc/q_sfb.so" "/usr/share/man/man8/tc-dcn.8*" \
+		"/usr/share/man/man8/tc-pi.8*" "/usr/share/man/man8/tc-rem.8*" "/usr/share/man/man8/tc-ared.8*" \
+		"/usr/share/man/man8/tc-riops.8*" "/usr/share/man/man8/tc-afd.8*" \
 		"/usr/share/man/man8/tc-blue.8*" "/usr/share/man/man8/tc-sfb-aqm.8*" /usr/bin/aqmstat \
 		"/usr/share/man/man1/aqmstat.1*" "/usr/share/doc/linux-aqm*" "/etc/depmod.d/*aqm*" \
 		"/usr/lib/depmod.d/*aqm*" "/etc/modprobe.d/*aqm*" "/usr/lib/modprobe.d/*aqm*" || bad=1
@@ -638,7 +640,7 @@ for suite in "${suites[@]}"; do
 		{ step "$suite" "upgrade: $suite-backports kernel, DKMS hook" s_upgrade &&
 			step "$suite" "reinstall as if running the newest: every kernel" s_reinstall &&
 			step "$suite" "modprobe -n: ours from updates/dkms" s_modprobe &&
-			step "$suite" "tc help: ours (dcn pi rem ared afd blue), sfb iproute2's" s_tc &&
+			step "$suite" "tc help: ours (dcn pi rem ared riops afd blue), sfb iproute2's" s_tc &&
 			{ [ "$boot" -eq 0 ] ||
 				step "$suite" "boot each kernel: tc loads DKMS's modules" s_boot; }; } || true
 		step "$suite" "sfb opt-in, both kernels: in, takes over, out" s_sfb || true

@@ -273,12 +273,15 @@ int aqm_parse_qref(__u32 *qref, const char *arg)
 
 int aqm_get_usecs(__u32 *usec, const char *arg)
 {
-	unsigned int t;
+	__s64 ns;
 
-	/* get_time() takes "-1" and "nan" through strtod */
-	if (!isdigit((unsigned char)arg[0]) || get_time(&t, arg))
+	/* strtod takes "-1" and "nan"; get_time() would wrap 2^32 us and
+	 * more into a small time, so the time is read in 64-bit ns and
+	 * such a time becomes UINT32_MAX, which range checks refuse
+	 */
+	if (!isdigit((unsigned char)arg[0]) || get_time64(&ns, arg) || ns < 0)
 		return -1;
-	*usec = t;
+	*usec = ns / 1000 > UINT32_MAX ? UINT32_MAX : ns / 1000;
 	return 0;
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * aqm_flow.h - flow identity and the flow tables shared by the linux-aqm
- * qdiscs (dcn, afd).
+ * qdiscs (dcn, afd, riops).
  *
  * Flow id: a 32-bit keyed hash of the packet's flow, aqm_flow_id(). The flow
  * dissector extracts the IPv4 or IPv6 addresses, protocol and ports (for
@@ -79,7 +79,7 @@
  *    bytes per sampled arrival with flows = b; b in
  *    [1, AQM_SHADOW_MAX = 65536], so at most 512 KiB + 3 MiB.
  *
- * Cost per packet: aqm_sb_hit O(1); ftab lookup/insert/delete O(1) expected
+ * Cost per packet: aqm_sb_add (aqm_sb_hit) O(1); ftab lookup/insert/delete O(1) expected
  * (load <= 1/2); aqm_ftab_age O(1); aqm_ftab_sweep and aqm_ftab_tick
  * AQM_FTAB_SWEEP slots, whatever the table size; aqm_shadow_add at most two
  * lookups, one insert and one delete. No allocation, lock, division or
@@ -145,7 +145,14 @@ struct aqm_sb {
 int aqm_sb_alloc(struct aqm_sb *sb, u32 size);
 void aqm_sb_free(struct aqm_sb *sb);
 void aqm_sb_reset(struct aqm_sb *sb);
-u32 aqm_sb_hit(struct aqm_sb *sb, u32 id, u64 now, u64 clear_ns);
+u32 aqm_sb_add(struct aqm_sb *sb, u32 id, u64 now, u64 clear_ns, u32 n);
+
+/* aqm_sb_add() of one packet */
+static inline u32 aqm_sb_hit(struct aqm_sb *sb, u32 id, u64 now, u64 clear_ns)
+{
+	return aqm_sb_add(sb, id, now, clear_ns, 1);
+}
+
 void aqm_sb_forget(struct aqm_sb *sb, u32 id);
 
 /**

@@ -279,6 +279,9 @@ static inline s64 aqm_mean_len_scale(struct aqm_mean_len *m, s64 p, u32 len)
  * @sch:	the qdisc, tree lock held (change)
  * @max_pkts:	packets
  * @max_bytes:	bytes of backlog
+ * @leave:	NULL, or called for each packet taken from sch->q (the
+ *		qdisc's own per-packet accounting; a peeked packet has
+ *		been dequeued already)
  *
  * Used when `change` lowers the limit. A packet a parent has peeked sits
  * in sch->gso_skb and counts in sch->q.qlen: it is the head, so it goes
@@ -286,18 +289,22 @@ static inline s64 aqm_mean_len_scale(struct aqm_mean_len *m, s64 p, u32 len)
  *
  * Return: the number of packets dropped.
  */
-static inline unsigned int aqm_qdisc_trim_to(struct Qdisc *sch, u32 max_pkts,
-					     u32 max_bytes)
+static inline unsigned int
+aqm_qdisc_trim_to(struct Qdisc *sch, u32 max_pkts, u32 max_bytes,
+		  void (*leave)(struct Qdisc *sch, const struct sk_buff *skb))
 {
 	unsigned int qlen = sch->q.qlen, bytes = 0;
 
 	while (sch->q.qlen > max_pkts || sch->qstats.backlog > max_bytes) {
 		struct sk_buff *skb = __skb_dequeue(&sch->gso_skb);
 
-		if (skb)
+		if (skb) {
 			sch->q.qlen--;
-		else
+		} else {
 			skb = __qdisc_dequeue_head(&sch->q);
+			if (leave)
+				leave(sch, skb);
+		}
 		bytes += qdisc_pkt_len(skb);
 		qdisc_qstats_backlog_dec(sch, skb);
 		rtnl_qdisc_drop(skb, sch);
@@ -309,13 +316,13 @@ static inline unsigned int aqm_qdisc_trim_to(struct Qdisc *sch, u32 max_pkts,
 /* aqm_qdisc_trim_to() for a limit in packets */
 static inline unsigned int aqm_qdisc_trim(struct Qdisc *sch, u32 limit)
 {
-	return aqm_qdisc_trim_to(sch, limit, U32_MAX);
+	return aqm_qdisc_trim_to(sch, limit, U32_MAX, NULL);
 }
 
 /* aqm_qdisc_trim_to() for a limit in bytes */
 static inline unsigned int aqm_qdisc_trim_bytes(struct Qdisc *sch, u32 limit)
 {
-	return aqm_qdisc_trim_to(sch, U32_MAX, limit);
+	return aqm_qdisc_trim_to(sch, U32_MAX, limit, NULL);
 }
 
 #endif /* __NET_AQM_QDISC_H */

@@ -79,21 +79,23 @@ void aqm_sb_reset(struct aqm_sb *sb)
 EXPORT_SYMBOL_GPL(aqm_sb_reset);
 
 /**
- * aqm_sb_hit() - count one packet of flow @id (DCN Figure 3, "not in HB")
+ * aqm_sb_add() - count @n packets of flow @id (DCN Figure 3, "not in HB")
  * @sb:		allocated scoreboard
  * @id:		flow id
  * @now:	arrival time, ns
  * @clear_ns:	clearing interval, ns
+ * @n:		packets arriving (a GSO packet's segments), >= 1
  *
  * If the slot of @id holds another flow, that flow's entry is overwritten
  * (counted in @sb->overwrites). If the flow was silent for more than
  * @clear_ns, its count starts again from 0 (a silence of exactly @clear_ns
- * keeps it). Then the count grows by one and the arrival time is recorded.
- * A clock that went backwards counts as no silence.
+ * keeps it). Then the count grows by @n, saturating at U32_MAX, and the
+ * arrival time is recorded. A clock that went backwards counts as no
+ * silence.
  *
- * Return: the flow's count including this packet, >= 1.
+ * Return: the flow's count including these packets, >= 1.
  */
-u32 aqm_sb_hit(struct aqm_sb *sb, u32 id, u64 now, u64 clear_ns)
+u32 aqm_sb_add(struct aqm_sb *sb, u32 id, u64 now, u64 clear_ns, u32 n)
 {
 	struct aqm_sb_entry *e = &sb->tab[reciprocal_scale(id, sb->size)];
 
@@ -105,12 +107,11 @@ u32 aqm_sb_hit(struct aqm_sb *sb, u32 id, u64 now, u64 clear_ns)
 		e->count = 0;
 	}
 	e->id = id;
-	if (e->count != U32_MAX)
-		e->count++;
+	e->count = (u32)min_t(u64, (u64)e->count + max(n, 1U), U32_MAX);
 	e->last_ns = now;
 	return e->count;
 }
-EXPORT_SYMBOL_GPL(aqm_sb_hit);
+EXPORT_SYMBOL_GPL(aqm_sb_add);
 
 /**
  * aqm_sb_forget() - empty the slot of @id if it holds @id

@@ -2,7 +2,8 @@
 /*
  * aqm_lib - the linux-aqm shared library: the PI controller (aqm_pi.c), the
  * fixed-point exponentials (aqm_exp.c), ARED's core (aqm_ared.c) and the
- * flow tables (aqm_flow.c) used by the pi, rem, ared, dcn and afd qdiscs.
+ * flow tables (aqm_flow.c) used by the pi, rem, ared, riops, dcn and afd
+ * qdiscs.
  * It registers nothing; it only exports the helpers declared in
  * include/net/aqm_*.h.
  */

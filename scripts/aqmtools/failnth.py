@@ -45,6 +45,10 @@ CONFIGS: dict[str, tuple[dict[str, int], dict[str, int]]] = {
         {"limit": 1000, "qth-min": 20, "qth-max": 60},
         {"limit": 500, "qth-min": 30, "qth-max": 90, "interval": 250000},
     ),
+    "riops": (
+        {"limit": 1000, "flows": 1024},
+        {"limit": 500, "flows": 2048, "short": 10, "in-qth-min": 30, "in-qth-max": 90},
+    ),
     "dcn": ({"sb-size": 1024, "hb-size": 256}, {"sb-size": 2048, "hb-size": 512, "qref": 30}),
     "afd": ({"shadow": 1000, "flows": 256}, {"shadow": 2000, "sample": 10, "flows": 512}),
     "blue": ({"limit": 500}, {"limit": 300, "threshold": 100}),

@@ -102,9 +102,10 @@ static void usage(FILE *f)
 	      "  -h          this help\n"
 	      "Keys: t (seconds since the start, CLOCK_MONOTONIC), wall (unix seconds),\n"
 	      "dev, handle, parent, kind, bytes, packets, qlen, backlog, drops, requeues,\n"
-	      "overlimits, then the xstats of pi, rem, ared, dcn, afd, blue, sfb (Linux's,\n"
-	      "and the project's with its own after them), red, pie, codel, fq_codel and\n"
-	      "hhf, named as `tc -s -j qdisc show` names them (probabilities in [0, 1]).\n"
+	      "overlimits, then the xstats of pi, rem, ared, riops, dcn, afd, blue, sfb\n"
+	      "(Linux's, and the project's with its own after them), red, pie, codel,\n"
+	      "fq_codel and hhf, named as `tc -s -j qdisc show` names them (probabilities\n"
+	      "in [0, 1]).\n"
 	      "Output is flushed at least once per second and at exit; SIGINT and SIGTERM\n"
 	      "end the run cleanly. At exit, stderr gets the sample and missed-tick counts,\n"
 	      "the dump time and how late the sampler woke (mean, max).\n",

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * aqmstat_kinds.c - decoders of the qdisc-specific statistics (xstats) that
- * aqmstat knows: the project's pi, rem, ared, dcn, afd and blue (include/
- * uapi/linux/pkt_aqm.h), Linux's sfb, red, pie, codel, fq_codel and hhf
- * (<linux/pkt_sched.h>), and the project's sfb (Linux's sfb's xstats, then
- * its own from pkt_aqm.h).
+ * aqmstat knows: the project's pi, rem, ared, riops, dcn, afd and blue
+ * (include/uapi/linux/pkt_aqm.h), Linux's sfb, red, pie, codel, fq_codel
+ * and hhf (<linux/pkt_sched.h>), and the project's sfb (Linux's sfb's
+ * xstats, then its own from pkt_aqm.h).
  *
  * Keys are those of `tc -s -j qdisc show` where tc prints the field, else
  * the member's name in the C struct, so that a record can be set beside
@@ -79,6 +79,28 @@ static void dec_ared(struct rec *r, const void *data, size_t len)
 	rec_u64(r, "mean_pktlen", st.mean_pktlen);
 	rec_u64(r, "adapts", st.adapts);
 	rec_u64(r, "early_drops", st.early_drops);
+	rec_u64(r, "hard_drops", st.hard_drops);
+	rec_u64(r, "forced_drops", st.forced_drops);
+	rec_u64(r, "marks", st.marks);
+}
+
+static void dec_riops(struct rec *r, const void *data, size_t len)
+{
+	struct tc_riops_xstats st;
+
+	XS_LOAD(st, data, len);
+	rec_dbl(r, "prob_in", aqm_prob(st.prob_in));
+	rec_dbl(r, "prob_out", aqm_prob(st.prob_out));
+	rec_u64(r, "qavg_in", st.qavg_in);
+	rec_u64(r, "qavg", st.qavg);
+	rec_u64(r, "in_qlen", st.in_qlen);
+	rec_u64(r, "flows", st.flows);
+	rec_u64(r, "memory", st.memory);
+	rec_u64(r, "overwrites", st.overwrites);
+	rec_u64(r, "in_pkts", st.in_pkts);
+	rec_u64(r, "out_pkts", st.out_pkts);
+	rec_u64(r, "early_drops_in", st.early_drops_in);
+	rec_u64(r, "early_drops_out", st.early_drops_out);
 	rec_u64(r, "hard_drops", st.hard_drops);
 	rec_u64(r, "forced_drops", st.forced_drops);
 	rec_u64(r, "marks", st.marks);
@@ -271,6 +293,7 @@ static const struct aqm_kind aqm_kinds[] = {
 	{ "pi", dec_pi, "marks", { "prob", "qlen_sampled" } },
 	{ "rem", dec_rem, "marks", { "prob", "price", "qlen_sampled" } },
 	{ "ared", dec_ared, "marks", { "prob", "max_p", "qavg" } },
+	{ "riops", dec_riops, "marks", { "prob_out", "prob_in", "qavg" } },
 	{ "dcn", dec_dcn, "marks", { "pref", "hb_flows", "qref" } },
 	{ "afd", dec_afd, "marks", { "m_fair", "flows", "qlen_sampled" } },
 	{ "blue", dec_blue, "marks", { "p_m" } },

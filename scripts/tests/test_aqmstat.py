@@ -488,11 +488,11 @@ def test_help(aqmstat: Path) -> None:
 
 HEADER = TOP / "include" / "uapi" / "linux" / "pkt_aqm.h"
 # members that tc prints scaled: 1/256 units, u32 fractions of 2^32 (ared's
-# max_p too), rem's price in 1/2^32 packets, and sfb's fractions of
-# SFB_MAX_PROB
+# max_p and riops's two probabilities too), rem's price in 1/2^32 packets,
+# and sfb's fractions of SFB_MAX_PROB
 SCALE = {
     **{"pref": 256.0, "rate": 256.0, "m_fair": 256.0, "prob": 2.0**32, "p_m": 2.0**32},
-    **{"max_p": 2.0**32, "price": 2.0**32},
+    **{"max_p": 2.0**32, "price": 2.0**32, "prob_in": 2.0**32, "prob_out": 2.0**32},
     **{"maxprob": 65535.0, "avgprob": 65535.0},
 }
 # a struct of the header that Linux's struct precedes in the same payload:
@@ -653,7 +653,7 @@ def _expect(layout: list[tuple[str, int, int, int]], length: int) -> dict[str, f
 
 
 def test_header_has_the_project_kinds() -> None:
-    assert {"pi", "rem", "ared", "dcn", "afd", "blue", "sfb_aqm"} <= set(PROJECT_KINDS)
+    assert {"pi", "rem", "ared", "riops", "dcn", "afd", "blue", "sfb_aqm"} <= set(PROJECT_KINDS)
 
 
 @pytest.mark.parametrize("kind", PROJECT_KINDS)

@@ -21,4 +21,4 @@ def test_configs_name_attributes_of_the_spec(kind: str) -> None:
 
 
 def test_every_project_qdisc_has_configs() -> None:
-    assert {"pi", "rem", "ared", "dcn", "afd", "blue", "sfb"} <= set(CONFIGS)
+    assert {"pi", "rem", "ared", "riops", "dcn", "afd", "blue", "sfb"} <= set(CONFIGS)

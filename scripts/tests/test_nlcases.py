@@ -50,7 +50,7 @@ class FakeTc:
 def test_shipped_cases_load() -> None:
     cases = load(CASES.read_text(encoding="utf-8"))
     assert len(cases) >= 20
-    assert {c.kind for c in cases} == {"pi", "rem", "ared", "dcn", "blue", "afd", "sfb"}
+    assert {c.kind for c in cases} == {"pi", "rem", "ared", "riops", "dcn", "blue", "afd", "sfb"}
     # every refused request names why, and every case checks the outcome
     assert all(c.show for c in cases)
     assert all(c.error for c in cases if c.error is not None)

@@ -42,6 +42,20 @@ def test_spec_numbers_attributes_as_the_uapi() -> None:
     assert (ared["qth-min"].lo, ared["qth-min"].hi) == (0, (1 << 31) - 1)
     assert ared["rate"].atype == 12 and (ared["rate"].lo, ared["rate"].hi) == (1000, 1 << 40)
     assert ared["avpkt"].atype == 13 and ared["pad"].kind == "pad"
+    riops = {a.name: a for a in nlfuzz.load_spec(SPEC, "riops")}
+    assert riops["short"].atype == 2 and riops["short"].lo == 0
+    assert riops["short"].hi == (1 << 32) - 1
+    assert (riops["timeout"].lo, riops["timeout"].hi) == (1000, 3600 * 10**6)
+    assert riops["flows"].atype == 4 and riops["flows"].hi == 1 << 18
+    assert riops["in-qth-min"].atype == 5 and riops["out-qth-max"].atype == 9
+    assert (riops["in-qth-max"].lo, riops["in-qth-max"].hi) == (0, 1 << 20)
+    assert riops["in-max-p"].kind == "ratio" and riops["in-max-p"].atype == 7
+    assert riops["out-max-p"].atype == 10 and riops["ecn-ceil"].atype == 13
+    assert riops["gentle"].kind == "u8" and riops["gentle"].hi == 1
+    assert riops["rate"].atype == 14 and (riops["rate"].lo, riops["rate"].hi) == (1000, 1 << 40)
+    assert riops["avpkt"].atype == 15 and riops["pad"].atype == 16 and riops["pad"].kind == "pad"
+    # every threshold the kernel dumps as sent: none is derived
+    assert not any(a.zero_derived for a in riops.values())
 
 
 def test_generated_good_values_are_in_range() -> None:

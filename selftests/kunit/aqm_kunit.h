@@ -15,6 +15,23 @@ static inline void aqm_kunit_shadow_free(void *p)
 	aqm_shadow_free(p);
 }
 
+static inline void aqm_kunit_sb_free(void *p)
+{
+	aqm_sb_free(p);
+}
+
+/* A scoreboard of @size slots, for this test. */
+static inline struct aqm_sb *aqm_kunit_sb_new(struct kunit *test, u32 size)
+{
+	struct aqm_sb *sb = kunit_kzalloc(test, sizeof(*sb), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, sb);
+	KUNIT_ASSERT_EQ(test, aqm_sb_alloc(sb, size), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, aqm_kunit_sb_free,
+							sb), 0);
+	return sb;
+}
+
 /* A shadow buffer of @size arrivals and @flows counts, for this test. */
 static inline struct aqm_shadow *aqm_kunit_shadow_new(struct kunit *test,
 						      u32 size, u32 flows)

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # aqmstat (scripts/bench) on the router of the 10 Mbit/s, 40 ms dumbbell,
 # sampling the bottleneck leaf every 10 ms while 3 TCP flows cross pi, rem,
-# ared, dcn, afd and blue:
+# ared, riops, dcn, afd and blue:
 #  - it ends cleanly on SIGTERM, every record decodes, t strictly
 #    increases and no counter ever decreases;
-#  - the controller state is decoded: pi's, rem's and ared's prob and
-#    blue's p_m stay in [0, 1] and rise above 0 under load, dcn's HB and
-#    afd's flow table hold flows at some point;
+#  - the controller state is decoded: pi's, rem's and ared's prob, riops's
+#    prob_out and blue's p_m stay in [0, 1] and rise above 0 under load
+#    (riops's prob_in stays in [0, 1] too), dcn's HB and afd's flow table
+#    hold flows at some point;
 #  - once the link is idle, the last record's counters equal those of
 #    `tc -s -j` taken after the traffic (nothing moves any more).
 # The sampling rate achieved under load and the ticks missed are printed
@@ -20,7 +21,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 AQMSTAT=$top/scripts/bench/aqmstat
 SECS=6
 FLOWS=3
-QDISCS=(pi rem ared dcn afd blue)
+QDISCS=(pi rem ared riops dcn afd blue)
 PER_QDISC=6
 
 if [ ! -x "$AQMSTAT" ]; then
@@ -61,6 +62,8 @@ dumbbell_qdisc rem limit 300 qref 24
 trace rem
 dumbbell_qdisc ared limit 300 min 12 max 36 bandwidth 10mbit avpkt 1514
 trace ared
+dumbbell_qdisc riops limit 300 rate 10mbit avpkt 1514
+trace riops
 dumbbell_qdisc dcn limit 300 qref 24
 trace dcn
 dumbbell_qdisc afd limit 300 qref 24
@@ -80,6 +83,8 @@ KIND = {
     "pi": (["early_drops", "forced_drops", "marks", "samples"], "prob", "prob"),
     "rem": (["early_drops", "forced_drops", "marks", "samples"], "prob", "prob"),
     "ared": (["early_drops", "hard_drops", "forced_drops", "marks", "adapts"], "prob", "prob"),
+    "riops": (["early_drops_in", "early_drops_out", "hard_drops", "forced_drops", "marks",
+               "in_pkts", "out_pkts"], "prob_out", "prob_out"),
     "dcn": (["early_drops", "forced_drops", "marks", "promotions"], None, "hb_flows"),
     "afd": (["early_drops", "forced_drops", "marks", "sampled"], None, "flows"),
     "blue": (["early_drops", "overflow_drops", "marks", "increments"], "p_m", "p_m"),
@@ -87,6 +92,8 @@ KIND = {
 IDLE_STABLE = {"pi": ["early_drops", "forced_drops", "marks"],
                "rem": ["early_drops", "forced_drops", "marks"],
                "ared": ["early_drops", "hard_drops", "forced_drops", "marks"],
+               "riops": ["early_drops_in", "early_drops_out", "hard_drops", "forced_drops",
+                         "marks", "in_pkts", "out_pkts"],
                "dcn": ["early_drops", "forced_drops", "marks", "promotions"],
                "afd": ["early_drops", "forced_drops", "marks", "sampled"],
                "blue": ["early_drops", "overflow_drops", "marks", "increments"]}
@@ -137,6 +144,11 @@ for n in names:
         p = [r[prob] for r in recs]
         out[f"{n}_range"] = f"'{min(p)} .. {max(p)}'"
         out[f"{n}_range_ok"] = int(0 <= min(p) and max(p) <= 1)
+        if n == "riops":
+            # IN's probability too, though it may stay 0 under this load
+            pin = [r["prob_in"] for r in recs]
+            out[f"{n}_range"] = f"'prob_out {min(p)} .. {max(p)}, prob_in {min(pin)} .. {max(pin)}'"
+            out[f"{n}_range_ok"] = int(0 <= min(p + pin) and max(p + pin) <= 1)
     elif n == "afd":
         fair = [r["m_fair"] for r in recs]
         over = sum(r["flows"] > r["flows_capacity"] for r in recs)

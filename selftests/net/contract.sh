@@ -4,6 +4,7 @@
 # children of mq and as the leaf of htb and tbf; qlen and backlog stay
 # exact (the parents end at 0) through a lower limit, a reset (link down)
 # and deletion, all under load; the kernel log stays clean (guest.sh).
+# The qdiscs go through it in two dumbbells at once, half each.
 #
 # QDISCS: "CONFIG|CHANGE" per line, CHANGE being the options that lower
 # the limit to 5 packets; add each new qdisc here.
@@ -16,6 +17,7 @@ QDISCS=(
 	"pi limit 200 bytemode ecn|limit 5"
 	"rem limit 200 rate 10mbit avpkt 1514 ecn|limit 5 qref 2"
 	"ared limit 200 bytemode min 15000 max 45000 bandwidth 10mbit avpkt 1514 ecn ecn_gentle|limit 5"
+	"riops limit 200 ecn|limit 5"
 	"dcn limit 200 ecn|limit 5 qref 2"
 	"afd limit 200 qref 20 ecn|limit 5 qref 2"
 	"blue limit 200 threshold 100 ecn|limit 5 threshold 2"
@@ -23,10 +25,8 @@ QDISCS=(
 )
 PER_QDISC=8
 tap_plan $((${#QDISCS[@]} * PER_QDISC))
-AQM_TXQUEUES=4 dumbbell_setup 20
-
-dev=$BOTTLENECK_DEV
 tmp=$(mktemp -d)
+dev=$BOTTLENECK_DEV
 # snap NAME: tc -s -j of rtr1's qdiscs into $tmp/NAME.json, read at the end
 # (python3 takes 1.5 s to start in the TCG VM: one reads every snapshot)
 snap() { ns_rtr tc -s -j qdisc show dev "$dev" >"$tmp/$1.json"; }
@@ -44,8 +44,10 @@ traffic() {
 	sleep 1
 }
 
-i=0
-for entry in "${QDISCS[@]}"; do
+# entry I: the contract's steps for QDISCS[I], snapshots named I-STEP
+entry() {
+	local i=$1 entry=${QDISCS[$1]} cfg kind n
+	local -a qd lower
 	cfg=${entry%%|*}
 	read -r -a qd <<<"$cfg"
 	read -r -a lower <<<"${entry#*|}"
@@ -98,8 +100,30 @@ for entry in "${QDISCS[@]}"; do
 	sleep 1
 	snap "$i-drained"
 	ns_rtr tc qdisc del dev "$dev" root
-	i=$((i + 1))
-done
+}
+
+# part K: the entries I with I % 2 == K, in a dumbbell of its own (its
+# namespaces named by the subshell's pid): the two parts run at once,
+# since nothing here depends on speed
+part() {
+	local i
+	NS_SND="aqm-snd-$BASHPID"
+	NS_RTR="aqm-rtr-$BASHPID"
+	NS_RCV="aqm-rcv-$BASHPID"
+	AQM_TXQUEUES=4 dumbbell_setup 20
+	for ((i = $1; i < ${#QDISCS[@]}; i += 2)); do
+		entry "$i"
+	done
+}
+
+part 0 &
+p0=$!
+part 1 &
+p1=$!
+rc0=0 rc1=0
+wait "$p0" || rc0=$?
+wait "$p1" || rc1=$?
+echo "# the two parts ended with status $rc0 and $rc1" >&2
 
 # --- read every snapshot with one python3: "I FIELD VALUE" per line --------
 # root FIELD: of the root qdisc; children FIELD: summed over the others;

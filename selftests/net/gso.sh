@@ -3,14 +3,19 @@
 # (AQM_OFFLOADS=1: TSO and GSO stay on on every veth, so TCP's GSO packets
 # cross the router whole and reach the qdisc under test as one skb of up to
 # 64 KB), a 10 ms RTT so that TCP's TSO autosizing (about 1 ms of its
-# pacing rate) builds packets of several segments. For pi, rem, ared, dcn,
-# afd, blue and sfb as the htb leaf in turn, 4 TCP flows for 4 s:
+# pacing rate) builds packets of several segments. For pi, rem, ared,
+# riops, dcn, afd, blue and sfb as the htb leaf in turn, 4 TCP flows for
+# 4 s:
 #  - traffic passes at a reasonable rate;
 #  - the leaf, its htb class and the htb root hold nothing afterwards (the
 #    qlen and backlog of a GSO packet are added and removed as one);
 #  - pi, rem and ared in bytemode see packets larger than the MTU (their
 #    mean packet length): the super-packets do reach the qdisc (ared's
 #    thresholds, 30000 and 90000 bytes, hold a few of them);
+#  - riops classifies a GSO packet once (its segments count in its flow's
+#    packets): the segments sent outnumber the packets classified, the
+#    long flows' later packets are OUT, and the count of IN packets in the
+#    queue returns to 0 with the queue;
 #  - blue with bytelimit 3000, twice the MTU: a GSO packet larger than that
 #    on an empty queue is no reason for p_m to go to 1.
 # The figures in the comments were measured in the TCG test VM; the bounds
@@ -41,7 +46,7 @@ run() {
 	echo "# t=${SECONDS}s $name done" >&2
 }
 
-tap_plan 18
+tap_plan 23
 dumbbell_setup 10
 trap 'dumbbell_cleanup; rm -rf "$tmp"' EXIT
 ns_rtr ethtool -k "$BOTTLENECK_DEV" | grep -E '^(tcp-segmentation-offload|generic-segmentation-offload):' >&2 || true
@@ -49,6 +54,7 @@ ns_rtr ethtool -k "$BOTTLENECK_DEV" | grep -E '^(tcp-segmentation-offload|generi
 run pi pi limit 1000 bytemode
 run rem rem limit 1000 bytemode
 run ared ared limit 1000 bytemode min 30000 max 90000 bandwidth 10mbit avpkt 1514
+run riops riops limit 1000
 run dcn dcn
 run afd afd qref 24
 run blue blue bytelimit 3000
@@ -60,7 +66,7 @@ import json, sys
 from aqmtools.tcjson import leaf_samples
 d = sys.argv[1]
 out = {}
-for n in ("pi", "rem", "ared", "dcn", "afd", "blue", "sfb"):
+for n in ("pi", "rem", "ared", "riops", "dcn", "afd", "blue", "sfb"):
     with open(f"{d}/{n}.iperf") as f:
         out[f"{n}_mbit"] = round(json.load(f)["end"]["sum_received"]["bits_per_second"] / 1e6, 2)
     with open(f"{d}/{n}.left") as f:
@@ -70,6 +76,15 @@ for n in ("pi", "rem", "ared", "dcn", "afd", "blue", "sfb"):
     out[f"{n}_maxq"] = max((x["qlen"] for x in smp), default=0)
     if n in ("pi", "rem", "ared"):
         out[f"{n}_maxlen"] = max((x["mean_pktlen"] for x in smp), default=0)
+    if n == "riops":
+        with open(f"{d}/{n}.json") as f:
+            j = json.load(f)[0]
+        classified = j["in_pkts"] + j["out_pkts"]
+        out["riops_in"] = j["in_pkts"]
+        out["riops_out"] = j["out_pkts"]
+        out["riops_in_qlen"] = j["in_qlen"]
+        # tc's packets count a GSO packet's segments
+        out["riops_segs"] = round(j["packets"] / classified, 2) if classified else 0
     if n == "blue":
         out["blue_pm_max"] = max((x["p_m"] for x in smp), default=0)
         with open(f"{d}/{n}.json") as f:
@@ -88,6 +103,8 @@ PY
 		"max qlen $rem_maxq ($rem_n samples), left $rem_left"
 	echo "# ared bytemode: $ared_mbit Mbit/s, largest mean packet length $ared_maxlen b," \
 		"max qlen $ared_maxq ($ared_n samples), left $ared_left"
+	echo "# riops: $riops_mbit Mbit/s, $riops_in IN and $riops_out OUT packets," \
+		"$riops_segs segments sent per packet, in_qlen $riops_in_qlen, max qlen $riops_maxq, left $riops_left"
 	echo "# dcn: $dcn_mbit Mbit/s, max qlen $dcn_maxq, left $dcn_left"
 	echo "# afd: $afd_mbit Mbit/s, max qlen $afd_maxq, left $afd_left"
 	echo "# blue bytelimit 3000: $blue_mbit Mbit/s, p_m max $blue_pm_max, overflow" \
@@ -112,6 +129,15 @@ PY
 	tap_cmp "ared: TCP passes (Mbit/s)" "$ared_mbit" ">=" 5
 	tap_cmp "ared: leaf, class and root hold nothing afterwards (packets + bytes)" \
 		"$((ared_left))" "==" 0
+	tap_cmp "riops: TCP passes (Mbit/s)" "$riops_mbit" ">=" 5
+	tap_cmp "riops: leaf, class and root hold nothing afterwards (packets + bytes)" \
+		"$((riops_left))" "==" 0
+	tap_cmp "riops: GSO packets are classified once (segments sent per packet classified)" \
+		"$riops_segs" ">" 1
+	tap_cmp "riops: the long flows' later packets are OUT (OUT packets, IN packets)" \
+		"$riops_out" ">" "$riops_in"
+	tap_cmp "riops: no IN packet is left counted in the empty queue (in_qlen)" \
+		"$riops_in_qlen" "==" 0
 	tap_cmp "dcn: TCP passes (Mbit/s)" "$dcn_mbit" ">=" 5
 	tap_cmp "dcn: leaf, class and root hold nothing afterwards (packets + bytes)" \
 		"$((dcn_left))" "==" 0

@@ -17,6 +17,7 @@ QDISCS=(
 	"pi|limit 400 qref 50|limit 20 qref 5 ecn"
 	"rem|limit 400 qref 50|limit 20 qref 5 ecn"
 	"ared|limit 400 min 20 max 60 nobytemode|limit 20 bytemode min 5000 max 15000 ecn"
+	"riops|limit 400 flows 1024 in_min 40 in_max 70 out_min 10 out_max 30|limit 20 short 5 flows 64 in_min 8 in_max 16 out_min 2 out_max 6 ecn"
 	"dcn|limit 400 qref 50|limit 20 qref 5 ecn"
 	"afd|limit 400 qref 50|limit 20 qref 5 ecn"
 	"blue|limit 400 threshold 100|limit 20 threshold 5 ecn"

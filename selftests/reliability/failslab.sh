@@ -15,7 +15,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 python=${AQM_CACHE:?}/venv/bin/python3
 spec=$top/Documentation/netlink/specs/tc-aqm.yaml
-KINDS=(pi rem ared dcn afd blue sfb)
+KINDS=(pi rem ared riops dcn afd blue sfb)
 ns="aqm-failnth-$$"
 
 tap_plan $((3 * ${#KINDS[@]}))

@@ -34,6 +34,7 @@ QDISCS=(
 	"pi limit 1000 ecn"
 	"rem limit 1000 ecn"
 	"ared limit 1000 ecn"
+	"riops limit 1000 ecn"
 	"dcn limit 1000 ecn"
 	"afd limit 1000 ecn"
 	"blue limit 1000 threshold 300 ecn"

@@ -19,7 +19,7 @@ python=${AQM_CACHE:?}/venv/bin/python3
 spec=$top/Documentation/netlink/specs/tc-aqm.yaml
 count=${AQM_FUZZ_N:-10000}
 seed=${AQM_FUZZ_SEED:-$RANDOM}
-KINDS=(pi rem ared dcn afd blue sfb)
+KINDS=(pi rem ared riops dcn afd blue sfb)
 ns="aqm-fuzz-$$"
 
 tap_plan $((3 * ${#KINDS[@]}))

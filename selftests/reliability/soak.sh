@@ -25,6 +25,7 @@ QDISCS=(
 	"pi|limit 1000 qref 50 ecn|limit 500 qref 30"
 	"rem|limit 1000 qref 50 ecn|limit 500 qref 30"
 	"ared|limit 1000 min 25 max 75 nobytemode ecn|limit 500 bytemode min 30000 max 90000"
+	"riops|limit 1000 short 20 flows 4096 ecn|limit 500 short 10 flows 1024 timeout 500ms"
 	"dcn|limit 1000 qref 50 ecn|limit 500 qref 30"
 	"afd|limit 1000 qref 50 ecn|limit 500 qref 30"
 	"blue|limit 1000 threshold 200 ecn|limit 500 threshold 100"

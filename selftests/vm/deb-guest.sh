@@ -5,7 +5,7 @@
 # root's (virtme-ng takes the tree beside the image), with DKMS's builds of
 # ours in updates/dkms; the tc is the root's own with the plugins
 # linux-aqm-tc put there, run in a chroot of the root. Nothing of ours is
-# loaded by hand: for each of dcn, pi, rem, ared, afd and blue,
+# loaded by hand: for each of dcn, pi, rem, ared, riops, afd and blue,
 #  - no sch_KIND is loaded before;
 #  - `tc qdisc add dev lo root KIND` succeeds: the kernel asks modprobe for
 #    the module (net-sch-KIND from 6.9 on, sch_KIND before) and modprobe
@@ -26,7 +26,7 @@ set -euo pipefail
 . "$(dirname "$0")/../net/lib.sh"
 
 root=$1 kver=$2 out=$3
-kinds=(dcn pi rem ared afd blue)
+kinds=(dcn pi rem ared riops afd blue)
 tap_plan $((${#kinds[@]} * 4 + 3))
 echo "deb-guest: $(uname -r), root $root" >&2
 tap_strict tap_result "$([ "$(uname -r)" = "$kver" ] && echo 0 || echo 1)" \
@@ -92,7 +92,7 @@ fi
 tap_strict tap_result "$rc" "sfb: tc's sfb loads the kernel's own sch_sfb (no out-of-tree taint, not version linux-aqm), not ours"
 
 dmesg >"$out/dmesg-$kver.txt"
-grep -E 'aqm|sch_(dcn|pi|rem|ared|afd|blue)|taint|verification' "$out/dmesg-$kver.txt" | sed 's/^/  kernel: /' >&2 || true
+grep -E 'aqm|sch_(dcn|pi|rem|ared|riops|afd|blue)|taint|verification' "$out/dmesg-$kver.txt" | sed 's/^/  kernel: /' >&2 || true
 rc=0
 if grep -qE "$KERNEL_SPLAT_RE" "$out/dmesg-$kver.txt"; then
 	rc=1

@@ -2,7 +2,7 @@
 # Runs inside a VM booted from a Debian kernel as the distribution ships it
 # (scripts/check-distro.sh, make check-distro), as root: the smoke run of
 # the project's modules on that kernel. Every part writes TAP into OUT:
-#  - modules.tap: insmod of aqm_lib and the seven qdiscs, built against this
+#  - modules.tap: insmod of aqm_lib and the eight qdiscs, built against this
 #    kernel's headers (the tree this script is in: check-distro.sh's copy),
 #    and our sch_sfb is the one registered (not the kernel's own);
 #  - contract.tap: selftests/net/contract.sh;
@@ -27,6 +27,7 @@ SMOKE=(
 	"pi limit 200 ecn"
 	"rem limit 200 ecn"
 	"ared limit 200 ecn"
+	"riops limit 200 ecn"
 	"dcn limit 200 ecn"
 	"afd limit 200 qref 20 ecn"
 	"blue limit 200 threshold 100 ecn"
@@ -101,7 +102,7 @@ dmesg -C
 
 # --- our modules, library first ----------------------------------------------
 mods=("$top/net/sched/aqm_lib.ko")
-for q in dcn pi rem ared afd blue sfb; do
+for q in dcn pi rem ared riops afd blue sfb; do
 	mods+=("$top/net/sched/sch_$q.ko")
 done
 f="$out/modules.tap"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
  * pkt_aqm.h - netlink ABI of the linux-aqm qdiscs (dcn, pi, rem, ared,
- * afd, blue; sfb keeps upstream's TCA_SFB_* ABI from pkt_sched.h and
+ * riops, afd, blue; sfb keeps upstream's TCA_SFB_* ABI from pkt_sched.h and
  * extends it here).
  *
  * Conventions shared by every qdisc of the project:
@@ -316,6 +316,71 @@ struct tc_afd_xstats {
 	__u64	forced_drops;
 	__u64	marks;
 	__u64	memory;
+};
+
+/* RIO-PS: RED with In and Out, Preferential treatment to Short flows (Guo
+ * and Matta 2001), as the DCN paper compares it: a flow's first packets are
+ * IN, the rest OUT, and RIO's two RED curves judge them at one queue
+ */
+enum {
+	TCA_RIOPS_UNSPEC,
+	TCA_RIOPS_LIMIT,	/* u32, packets: hard queue limit */
+	TCA_RIOPS_SHORT,	/* u32, packets: a flow's first packets that are IN */
+	TCA_RIOPS_TIMEOUT,	/* u32, us: silence after which a flow starts again */
+	TCA_RIOPS_FLOWS,	/* u32: slots of the flows' packet counts */
+	TCA_RIOPS_IN_QTH_MIN,	/* u32, packets: min_th of IN, on avg_in */
+	TCA_RIOPS_IN_QTH_MAX,	/* u32, packets: max_th of IN, > min */
+	TCA_RIOPS_IN_MAX_P,	/* ratio in (0, 1]: max_p of IN */
+	TCA_RIOPS_OUT_QTH_MIN,	/* u32, packets: min_th of OUT, on avg_total */
+	TCA_RIOPS_OUT_QTH_MAX,	/* u32, packets: max_th of OUT, > min */
+	TCA_RIOPS_OUT_MAX_P,	/* ratio in (0, 1]: max_p of OUT */
+	TCA_RIOPS_GENTLE,	/* u8, 0 or 1: both curves rise to 1 at 2 max_th */
+	TCA_RIOPS_ECN,		/* u8, 0 or 1: CE-mark ECT packets */
+	TCA_RIOPS_ECN_CEIL,	/* ratio in [0, 1]: mark only while p_b <= it */
+	TCA_RIOPS_RATE,		/* u64, bytes/s: link rate C for the EWMA weight */
+	TCA_RIOPS_AVPKT,	/* u32, bytes: packet size for C in packets */
+	TCA_RIOPS_PAD,
+	__TCA_RIOPS_MAX
+};
+
+#define TCA_RIOPS_MAX	(__TCA_RIOPS_MAX - 1)
+
+/**
+ * struct tc_riops_xstats - RIO-PS statistics
+ * @prob_in:		p_b of the last IN arrival, fraction of 2^32
+ *			(saturates at 0xffffffff)
+ * @prob_out:		p_b of the last OUT arrival, fraction of 2^32
+ * @qavg_in:		avg_in, IN packets, rounded down
+ * @qavg:		avg_total, packets, rounded down
+ * @in_qlen:		IN packets in the queue now
+ * @flows:		slots of the flows' packet counts
+ * @memory:		bytes of the flows' packet counts
+ * @overwrites:		times a flow's count was lost to another flow's
+ * @in_pkts:		packets classified IN (GSO packets count once)
+ * @out_pkts:		packets classified OUT
+ * @early_drops_in:	IN packets dropped with p_b below 1
+ * @early_drops_out:	OUT packets dropped with p_b below 1
+ * @hard_drops:		packets dropped with p_b = 1 (their curve's average
+ *			above max_th, or 2 max_th with gentle)
+ * @forced_drops:	packets dropped because the queue was at limit
+ * @marks:		ECT packets CE-marked instead of dropped
+ */
+struct tc_riops_xstats {
+	__u32	prob_in;
+	__u32	prob_out;
+	__u32	qavg_in;
+	__u32	qavg;
+	__u32	in_qlen;
+	__u32	flows;
+	__u64	memory;
+	__u64	overwrites;
+	__u64	in_pkts;
+	__u64	out_pkts;
+	__u64	early_drops_in;
+	__u64	early_drops_out;
+	__u64	hard_drops;
+	__u64	forced_drops;
+	__u64	marks;
 };
 
 /* BLUE (Feng et al., "The BLUE active queue management algorithms", Fig. 3) */

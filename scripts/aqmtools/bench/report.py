@@ -53,6 +53,7 @@ STATE_KEYS = {
     "pi": ("prob", "p"),
     "rem": ("prob", "m = 1 - phi^-price"),
     "ared": ("prob", "p_b"),
+    "riops": ("prob_out", "p_b of OUT packets"),
     "dcn": ("pref", "pref (packets / Tdec)"),
     "blue": ("p_m", "p_m"),
     "afd": ("m_fair", "M_fair"),

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "utils.h"
 #include "libnetlink.h"
@@ -273,15 +274,35 @@ int aqm_parse_qref(__u32 *qref, const char *arg)
 
 int aqm_get_usecs(__u32 *usec, const char *arg)
 {
-	__s64 ns;
+	/* get_time()'s units, and like it a bare number is in us */
+	static const struct {
+		const char *unit;
+		double us;
+	} units[] = {
+		{ "", 1 }, { "us", 1 }, { "usec", 1 }, { "usecs", 1 },
+		{ "ms", 1e3 }, { "msec", 1e3 }, { "msecs", 1e3 },
+		{ "s", 1e6 }, { "sec", 1e6 }, { "secs", 1e6 },
+	};
+	double t;
+	char *end;
+	size_t i;
 
-	/* strtod takes "-1" and "nan"; get_time() would wrap 2^32 us and
-	 * more into a small time, so the time is read in 64-bit ns and
-	 * such a time becomes UINT32_MAX, which range checks refuse
+	/* get_time() would wrap 2^32 us and more into a small time (and
+	 * get_time64() reads a bare number as ns): such a time becomes
+	 * UINT32_MAX here, which range checks refuse. strtod takes "-1"
+	 * and "nan", hence the first digit.
 	 */
-	if (!isdigit((unsigned char)arg[0]) || get_time64(&ns, arg) || ns < 0)
+	if (!isdigit((unsigned char)arg[0]))
 		return -1;
-	*usec = ns / 1000 > UINT32_MAX ? UINT32_MAX : ns / 1000;
+	t = strtod(arg, &end);
+	for (i = 0; i < ARRAY_SIZE(units); i++) {
+		if (strcasecmp(end, units[i].unit) == 0)
+			break;
+	}
+	if (i == ARRAY_SIZE(units))
+		return -1;
+	t *= units[i].us;
+	*usec = t >= UINT32_MAX ? UINT32_MAX : (__u32)t;
 	return 0;
 }
 

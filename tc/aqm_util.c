@@ -316,3 +316,60 @@ int aqm_check_range(const char *name, __u64 v, __u64 min, __u64 max,
 		unit ? " " : "", unit ?: "");
 	return -1;
 }
+
+const struct aqm_u32_opt *aqm_u32_opt_find(const struct aqm_u32_opt *opts,
+					   size_t n_opts, const char *word)
+{
+	size_t i;
+
+	for (i = 0; i < n_opts; i++)
+		if (strcmp(word, opts[i].name) == 0)
+			return &opts[i];
+	return NULL;
+}
+
+int aqm_u32_opt_get(const struct aqm_u32_opt *o, __u32 *v, const char *arg)
+{
+	static const char *const unit_names[] = {
+		[AQM_UNIT_PACKETS]	= "packets",
+		[AQM_UNIT_TIME]		= "us",
+		[AQM_UNIT_BYTES]	= "bytes",
+		[AQM_UNIT_COUNT]	= NULL,
+	};
+	unsigned int u = 0;
+	int err;
+
+	switch (o->unit) {
+	case AQM_UNIT_PACKETS:
+		err = aqm_get_packets(v, arg);
+		break;
+	case AQM_UNIT_TIME:
+		err = aqm_get_usecs(v, arg);
+		break;
+	case AQM_UNIT_BYTES:
+		/* get_size() would take "-1" through strtod */
+		err = !isdigit((unsigned char)*arg) || get_size(&u, arg);
+		*v = u;
+		break;
+	default:
+		err = get_unsigned(&u, arg, 0);
+		*v = u;
+		break;
+	}
+	if (err) {
+		fprintf(stderr, "Illegal \"%s\"\n", o->name);
+		return -1;
+	}
+	return aqm_check_range(o->name, *v, o->min, o->max,
+			       unit_names[o->unit]);
+}
+
+void aqm_u32_opts_put(struct nlmsghdr *n, const struct aqm_u32_opt *opts,
+		      size_t n_opts, const __u32 *vals, const bool *set)
+{
+	size_t i;
+
+	for (i = 0; i < n_opts; i++)
+		if (set[opts[i].type])
+			addattr32(n, 1024, opts[i].type, vals[opts[i].type]);
+}

@@ -81,4 +81,30 @@ int aqm_get_usecs(__u32 *usec, const char *arg);
 int aqm_check_range(const char *name, __u64 v, __u64 min, __u64 max,
 		    const char *unit);
 
+/* "name VALUE" words that take a u32 attribute, with the kernel's range:
+ * a plugin lists them in a table, finds a word with aqm_u32_opt_find(),
+ * reads its value with aqm_u32_opt_get() (a message naming the option on
+ * a bad value) and puts the ones given with aqm_u32_opts_put().
+ */
+enum aqm_unit {
+	AQM_UNIT_PACKETS,	/* "1000" or "1000p" */
+	AQM_UNIT_TIME,		/* aqm_get_usecs() */
+	AQM_UNIT_BYTES,		/* get_size(), from a digit */
+	AQM_UNIT_COUNT,		/* a plain count */
+};
+
+struct aqm_u32_opt {
+	const char *name;
+	int type;
+	enum aqm_unit unit;
+	__u32 min, max;
+};
+
+const struct aqm_u32_opt *aqm_u32_opt_find(const struct aqm_u32_opt *opts,
+					   size_t n_opts, const char *word);
+int aqm_u32_opt_get(const struct aqm_u32_opt *o, __u32 *v, const char *arg);
+/* addattr32 of vals[type] for each option with set[type] */
+void aqm_u32_opts_put(struct nlmsghdr *n, const struct aqm_u32_opt *opts,
+		      size_t n_opts, const __u32 *vals, const bool *set);
+
 #endif

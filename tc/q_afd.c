@@ -29,61 +29,15 @@ static void explain(void)
 		"          noecn ecn_ceil " AQM_ECN_CEIL_DEF "\n");
 }
 
-enum afd_unit { AFD_PACKETS, AFD_TIME, AFD_SIZE, AFD_COUNT };
-
-/* "name VALUE" words that take a u32, with the kernel's ranges */
-struct afd_u32_opt {
-	const char *name;
-	int type;
-	enum afd_unit unit;
-	__u32 min, max;
+static const struct aqm_u32_opt afd_u32_opts[] = {
+	{ "limit", TCA_AFD_LIMIT, AQM_UNIT_PACKETS, 1, 1 << 20 },
+	{ "qref", TCA_AFD_QREF, AQM_UNIT_PACKETS, 1, 1 << 20 },
+	{ "tupdate", TCA_AFD_TUPDATE, AQM_UNIT_TIME, 100, 1000000 },
+	{ "shadow", TCA_AFD_SHADOW, AQM_UNIT_COUNT, 1, 65536 },
+	{ "sample", TCA_AFD_SAMPLE, AQM_UNIT_COUNT, 1, 65536 },
+	{ "flows", TCA_AFD_FLOWS, AQM_UNIT_COUNT, 0, 65536 },
+	{ "avpkt", TCA_AFD_AVPKT, AQM_UNIT_BYTES, 40, 65535 },
 };
-
-static const struct afd_u32_opt afd_u32_opts[] = {
-	{ "limit", TCA_AFD_LIMIT, AFD_PACKETS, 1, 1 << 20 },
-	{ "qref", TCA_AFD_QREF, AFD_PACKETS, 1, 1 << 20 },
-	{ "tupdate", TCA_AFD_TUPDATE, AFD_TIME, 100, 1000000 },
-	{ "shadow", TCA_AFD_SHADOW, AFD_COUNT, 1, 65536 },
-	{ "sample", TCA_AFD_SAMPLE, AFD_COUNT, 1, 65536 },
-	{ "flows", TCA_AFD_FLOWS, AFD_COUNT, 0, 65536 },
-	{ "avpkt", TCA_AFD_AVPKT, AFD_SIZE, 40, 65535 },
-};
-
-static const char *const afd_unit_names[] = {
-	[AFD_PACKETS]	= "packets",
-	[AFD_TIME]	= "us",
-	[AFD_SIZE]	= "bytes",
-	[AFD_COUNT]	= NULL,
-};
-
-static int afd_get_u32(const struct afd_u32_opt *o, __u32 *v, const char *arg)
-{
-	unsigned int u;
-	int err;
-
-	switch (o->unit) {
-	case AFD_PACKETS:
-		err = aqm_get_packets(v, arg);
-		break;
-	case AFD_TIME:
-		err = aqm_get_usecs(v, arg);
-		break;
-	case AFD_SIZE:
-		err = get_size(&u, arg);
-		*v = u;
-		break;
-	default:
-		err = get_unsigned(&u, arg, 0);
-		*v = u;
-		break;
-	}
-	if (err) {
-		fprintf(stderr, "Illegal \"%s\"\n", o->name);
-		return -1;
-	}
-	return aqm_check_range(o->name, *v, o->min, o->max,
-			       afd_unit_names[o->unit]);
-}
 
 static int afd_parse_opt(AQM_QU_CONST struct qdisc_util *qu, int argc,
 			 char **argv, struct nlmsghdr *n, const char *dev)
@@ -94,17 +48,14 @@ static int afd_parse_opt(AQM_QU_CONST struct qdisc_util *qu, int argc,
 	struct aqm_ratio alpha = {}, beta = {};
 	int bytemode = -1, r;
 	struct rtattr *tail;
-	size_t i;
+	const struct aqm_u32_opt *o;
 
 	while (argc > 0) {
-		for (i = 0; i < ARRAY_SIZE(afd_u32_opts); i++)
-			if (strcmp(*argv, afd_u32_opts[i].name) == 0)
-				break;
-		if (i < ARRAY_SIZE(afd_u32_opts)) {
-			const struct afd_u32_opt *o = &afd_u32_opts[i];
-
+		o = aqm_u32_opt_find(afd_u32_opts, ARRAY_SIZE(afd_u32_opts),
+				     *argv);
+		if (o) {
 			NEXT_ARG();
-			if (afd_get_u32(o, &vals[o->type], *argv))
+			if (aqm_u32_opt_get(o, &vals[o->type], *argv))
 				return -1;
 			set[o->type] = true;
 		} else if (strcmp(*argv, "alpha") == 0) {
@@ -137,10 +88,7 @@ static int afd_parse_opt(AQM_QU_CONST struct qdisc_util *qu, int argc,
 	}
 
 	tail = addattr_nest(n, 1024, TCA_OPTIONS | NLA_F_NESTED);
-	for (i = 0; i < ARRAY_SIZE(afd_u32_opts); i++)
-		if (set[afd_u32_opts[i].type])
-			addattr32(n, 1024, afd_u32_opts[i].type,
-				  vals[afd_u32_opts[i].type]);
+	aqm_u32_opts_put(n, afd_u32_opts, ARRAY_SIZE(afd_u32_opts), vals, set);
 	if (set[TCA_AFD_ALPHA])
 		aqm_addattr_ratio(n, 1024, TCA_AFD_ALPHA, &alpha);
 	if (set[TCA_AFD_BETA])

@@ -29,54 +29,18 @@ static void explain(void)
 		"          ecn_ceil 0.5\n");
 }
 
-enum dcn_unit { DCN_PACKETS, DCN_TIME, DCN_COUNT };
-
-/* "name VALUE" words that take a u32, with the kernel's ranges */
-struct dcn_u32_opt {
-	const char *name;
-	int type;
-	enum dcn_unit unit;
-	__u32 min, max;
+static const struct aqm_u32_opt dcn_u32_opts[] = {
+	{ "limit", TCA_DCN_LIMIT, AQM_UNIT_PACKETS, 1, 1 << 20 },
+	{ "qref", TCA_DCN_QREF, AQM_UNIT_PACKETS, 1, 1 << 20 },
+	{ "target", TCA_DCN_TARGET, AQM_UNIT_TIME, 0, 1000000 },
+	{ "holdoff", TCA_DCN_HOLDOFF, AQM_UNIT_TIME, 0, 1000000 },
+	{ "tupdate", TCA_DCN_TUPDATE, AQM_UNIT_TIME, 100, 1000000 },
+	{ "tdec", TCA_DCN_TDEC, AQM_UNIT_TIME, 1000, 60000000 },
+	{ "clear", TCA_DCN_CLEAR, AQM_UNIT_TIME, 1000, 60000000 },
+	{ "threshold", TCA_DCN_THRESHOLD, AQM_UNIT_PACKETS, 1, 65535 },
+	{ "sb_size", TCA_DCN_SB_SIZE, AQM_UNIT_COUNT, 1, 262144 },
+	{ "hb_size", TCA_DCN_HB_SIZE, AQM_UNIT_COUNT, 1, 65536 },
 };
-
-static const struct dcn_u32_opt dcn_u32_opts[] = {
-	{ "limit", TCA_DCN_LIMIT, DCN_PACKETS, 1, 1 << 20 },
-	{ "qref", TCA_DCN_QREF, DCN_PACKETS, 1, 1 << 20 },
-	{ "target", TCA_DCN_TARGET, DCN_TIME, 0, 1000000 },
-	{ "holdoff", TCA_DCN_HOLDOFF, DCN_TIME, 0, 1000000 },
-	{ "tupdate", TCA_DCN_TUPDATE, DCN_TIME, 100, 1000000 },
-	{ "tdec", TCA_DCN_TDEC, DCN_TIME, 1000, 60000000 },
-	{ "clear", TCA_DCN_CLEAR, DCN_TIME, 1000, 60000000 },
-	{ "threshold", TCA_DCN_THRESHOLD, DCN_PACKETS, 1, 65535 },
-	{ "sb_size", TCA_DCN_SB_SIZE, DCN_COUNT, 1, 262144 },
-	{ "hb_size", TCA_DCN_HB_SIZE, DCN_COUNT, 1, 65536 },
-};
-
-static int dcn_get_u32(const struct dcn_u32_opt *o, __u32 *v, const char *arg)
-{
-	unsigned int u;
-	int err;
-
-	switch (o->unit) {
-	case DCN_PACKETS:
-		err = aqm_get_packets(v, arg);
-		break;
-	case DCN_TIME:
-		err = aqm_get_usecs(v, arg);
-		break;
-	default:
-		err = get_unsigned(&u, arg, 0);
-		*v = u;
-		break;
-	}
-	if (err) {
-		fprintf(stderr, "Illegal \"%s\"\n", o->name);
-		return -1;
-	}
-	return aqm_check_range(o->name, *v, o->min, o->max,
-			       o->unit == DCN_PACKETS ? "packets" :
-			       o->unit == DCN_TIME ? "us" : NULL);
-}
 
 static int dcn_parse_opt(AQM_QU_CONST struct qdisc_util *qu, int argc,
 			 char **argv, struct nlmsghdr *n, const char *dev)
@@ -87,17 +51,14 @@ static int dcn_parse_opt(AQM_QU_CONST struct qdisc_util *qu, int argc,
 	struct aqm_ratio a = {}, b = {}, floor = {};
 	struct rtattr *tail;
 	int r;
-	size_t i;
+	const struct aqm_u32_opt *o;
 
 	while (argc > 0) {
-		for (i = 0; i < ARRAY_SIZE(dcn_u32_opts); i++)
-			if (strcmp(*argv, dcn_u32_opts[i].name) == 0)
-				break;
-		if (i < ARRAY_SIZE(dcn_u32_opts)) {
-			const struct dcn_u32_opt *o = &dcn_u32_opts[i];
-
+		o = aqm_u32_opt_find(dcn_u32_opts, ARRAY_SIZE(dcn_u32_opts),
+				     *argv);
+		if (o) {
 			NEXT_ARG();
-			if (dcn_get_u32(o, &vals[o->type], *argv))
+			if (aqm_u32_opt_get(o, &vals[o->type], *argv))
 				return -1;
 			set[o->type] = true;
 		} else if (strcmp(*argv, "a") == 0) {
@@ -141,10 +102,7 @@ static int dcn_parse_opt(AQM_QU_CONST struct qdisc_util *qu, int argc,
 	}
 
 	tail = addattr_nest(n, 1024, TCA_OPTIONS | NLA_F_NESTED);
-	for (i = 0; i < ARRAY_SIZE(dcn_u32_opts); i++)
-		if (set[dcn_u32_opts[i].type])
-			addattr32(n, 1024, dcn_u32_opts[i].type,
-				  vals[dcn_u32_opts[i].type]);
+	aqm_u32_opts_put(n, dcn_u32_opts, ARRAY_SIZE(dcn_u32_opts), vals, set);
 	if (set[TCA_DCN_A])
 		aqm_addattr_ratio(n, 1024, TCA_DCN_A, &a);
 	if (set[TCA_DCN_B])

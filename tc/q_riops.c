@@ -44,65 +44,17 @@ static void explain(void)
 		" rate 10mbit avpkt 1000b\n");
 }
 
-enum riops_unit { RIOPS_PACKETS, RIOPS_TIME, RIOPS_BYTES, RIOPS_COUNT };
-
-/* "name VALUE" words that take a u32, with the kernel's ranges */
-struct riops_u32_opt {
-	const char *name;
-	int type;
-	enum riops_unit unit;
-	__u32 min, max;
+static const struct aqm_u32_opt riops_u32_opts[] = {
+	{ "limit", TCA_RIOPS_LIMIT, AQM_UNIT_PACKETS, 1, 1 << 20 },
+	{ "short", TCA_RIOPS_SHORT, AQM_UNIT_PACKETS, 0, UINT32_MAX },
+	{ "timeout", TCA_RIOPS_TIMEOUT, AQM_UNIT_TIME, 1000, 3600000000U },
+	{ "flows", TCA_RIOPS_FLOWS, AQM_UNIT_COUNT, 1, 1 << 18 },
+	{ "in_min", TCA_RIOPS_IN_QTH_MIN, AQM_UNIT_PACKETS, 0, RIOPS_TH_MAX },
+	{ "in_max", TCA_RIOPS_IN_QTH_MAX, AQM_UNIT_PACKETS, 0, RIOPS_TH_MAX },
+	{ "out_min", TCA_RIOPS_OUT_QTH_MIN, AQM_UNIT_PACKETS, 0, RIOPS_TH_MAX },
+	{ "out_max", TCA_RIOPS_OUT_QTH_MAX, AQM_UNIT_PACKETS, 0, RIOPS_TH_MAX },
+	{ "avpkt", TCA_RIOPS_AVPKT, AQM_UNIT_BYTES, 40, 65535 },
 };
-
-static const struct riops_u32_opt riops_u32_opts[] = {
-	{ "limit", TCA_RIOPS_LIMIT, RIOPS_PACKETS, 1, 1 << 20 },
-	{ "short", TCA_RIOPS_SHORT, RIOPS_PACKETS, 0, UINT32_MAX },
-	{ "timeout", TCA_RIOPS_TIMEOUT, RIOPS_TIME, 1000, 3600000000U },
-	{ "flows", TCA_RIOPS_FLOWS, RIOPS_COUNT, 1, 1 << 18 },
-	{ "in_min", TCA_RIOPS_IN_QTH_MIN, RIOPS_PACKETS, 0, RIOPS_TH_MAX },
-	{ "in_max", TCA_RIOPS_IN_QTH_MAX, RIOPS_PACKETS, 0, RIOPS_TH_MAX },
-	{ "out_min", TCA_RIOPS_OUT_QTH_MIN, RIOPS_PACKETS, 0, RIOPS_TH_MAX },
-	{ "out_max", TCA_RIOPS_OUT_QTH_MAX, RIOPS_PACKETS, 0, RIOPS_TH_MAX },
-	{ "avpkt", TCA_RIOPS_AVPKT, RIOPS_BYTES, 40, 65535 },
-};
-
-static const char *const riops_unit_names[] = {
-	[RIOPS_PACKETS]	= "packets",
-	[RIOPS_TIME]	= "us",
-	[RIOPS_BYTES]	= "bytes",
-	[RIOPS_COUNT]	= NULL,
-};
-
-static int riops_get_u32(const struct riops_u32_opt *o, __u32 *v,
-			 const char *arg)
-{
-	unsigned int u = 0;
-	int err;
-
-	switch (o->unit) {
-	case RIOPS_PACKETS:
-		err = aqm_get_packets(v, arg);
-		break;
-	case RIOPS_TIME:
-		err = aqm_get_usecs(v, arg);
-		break;
-	case RIOPS_BYTES:
-		/* get_size() would take "-1" through strtod */
-		err = !isdigit((unsigned char)*arg) || get_size(&u, arg);
-		*v = u;
-		break;
-	default:
-		err = get_unsigned(&u, arg, 0);
-		*v = u;
-		break;
-	}
-	if (err) {
-		fprintf(stderr, "Illegal \"%s\"\n", o->name);
-		return -1;
-	}
-	return aqm_check_range(o->name, *v, o->min, o->max,
-			       riops_unit_names[o->unit]);
-}
 
 /* in_max_p or out_max_p: in (0, 1] and, as the kernel keeps it, >= 2^-32 */
 static int riops_get_max_p(struct aqm_ratio *r, const char *name,
@@ -138,17 +90,14 @@ static int riops_parse_opt(AQM_QU_CONST struct qdisc_util *qu, int argc,
 	struct rtattr *tail;
 	int gentle = -1, r;
 	__u64 rate = 0;
-	size_t i;
+	const struct aqm_u32_opt *o;
 
 	while (argc > 0) {
-		for (i = 0; i < ARRAY_SIZE(riops_u32_opts); i++)
-			if (strcmp(*argv, riops_u32_opts[i].name) == 0)
-				break;
-		if (i < ARRAY_SIZE(riops_u32_opts)) {
-			const struct riops_u32_opt *o = &riops_u32_opts[i];
-
+		o = aqm_u32_opt_find(riops_u32_opts, ARRAY_SIZE(riops_u32_opts),
+				     *argv);
+		if (o) {
 			NEXT_ARG();
-			if (riops_get_u32(o, &vals[o->type], *argv))
+			if (aqm_u32_opt_get(o, &vals[o->type], *argv))
 				return -1;
 			set[o->type] = true;
 		} else if (strcmp(*argv, "in_max_p") == 0) {
@@ -209,10 +158,7 @@ static int riops_parse_opt(AQM_QU_CONST struct qdisc_util *qu, int argc,
 		return -1;
 
 	tail = addattr_nest(n, 1024, TCA_OPTIONS | NLA_F_NESTED);
-	for (i = 0; i < ARRAY_SIZE(riops_u32_opts); i++)
-		if (set[riops_u32_opts[i].type])
-			addattr32(n, 1024, riops_u32_opts[i].type,
-				  vals[riops_u32_opts[i].type]);
+	aqm_u32_opts_put(n, riops_u32_opts, ARRAY_SIZE(riops_u32_opts), vals, set);
 	if (set[TCA_RIOPS_IN_MAX_P])
 		aqm_addattr_ratio(n, 1024, TCA_RIOPS_IN_MAX_P, &in_max_p);
 	if (set[TCA_RIOPS_OUT_MAX_P])

@@ -40,6 +40,8 @@
 #ifndef __NET_AQM_ARED_H
 #define __NET_AQM_ARED_H
 
+#include <linux/bits.h>
+#include <linux/errno.h>
 #include <linux/math64.h>
 #include <linux/limits.h>
 #include <linux/minmax.h>
@@ -92,6 +94,66 @@ struct aqm_ared_vars {
 	u64 next_adapt;
 	u64 adapts;
 };
+
+/**
+ * aqm_ared_curve_set() - the thresholds of the RED curve, no weight
+ * @p:		configuration to fill: min_th, max_th, inv_delta, inv_max and
+ *		gentle; w and interval are left as they are
+ * @min_th:	queue units
+ * @max_th:	queue units, > @min_th and < 2^31
+ * @gentle:	the gentle region between max_th and 2 max_th
+ *
+ * For owners that keep their own average (sfb's per-bin RED, SFRED):
+ * aqm_ared_prob() and aqm_ared_step() need no more.
+ *
+ * Return: 0, or -EINVAL (@p unchanged).
+ */
+static inline int aqm_ared_curve_set(struct aqm_ared_params *p, u32 min_th,
+				     u32 max_th, bool gentle)
+{
+	if (max_th <= min_th || max_th >= BIT(31))
+		return -EINVAL;
+	p->min_th = min_th;
+	p->max_th = max_th;
+	p->inv_delta = div_u64(BIT_ULL(32), max_th - min_th);
+	p->inv_max = div_u64(BIT_ULL(32), max_th);
+	p->gentle = gentle;
+	return 0;
+}
+
+/**
+ * aqm_ared_step() - one AIMD step on max_p from an average (Floyd et al.)
+ * @p:		configuration (the thresholds)
+ * @v:		state: its max_p moves
+ * @avg:	the average that ends the interval, 2^-AQM_ARED_AVG_SHIFT
+ *		queue units
+ * @ceil:	max_p rises only while it is at most @ceil (Floyd's 0.5,
+ *		AQM_ARED_MAXP_MAX); it never passes 1
+ *
+ * Above the target band (min_th + 0.6 (max_th - min_th)): max_p += min(0.01,
+ * max_p / 4); below it (min_th + 0.4 (max_th - min_th)), while max_p >=
+ * 0.01: max_p *= 0.9. Two divisions: once per interval, not per packet.
+ *
+ * Return: true when max_p moved.
+ */
+static inline bool aqm_ared_step(const struct aqm_ared_params *p,
+				 struct aqm_ared_vars *v, u64 avg, u64 ceil)
+{
+	u64 delta = (u64)(p->max_th - p->min_th) << AQM_ARED_AVG_SHIFT;
+	u64 base = (u64)p->min_th << AQM_ARED_AVG_SHIFT;
+
+	if (avg > base + div_u64(delta * 3, 5) && v->max_p <= ceil) {
+		v->max_p = min_t(u64, AQM_PI_ONE, v->max_p +
+				 min_t(u64, AQM_ARED_MAXP_MIN, v->max_p / 4));
+		return true;
+	}
+	if (avg < base + div_u64(delta * 2, 5) &&
+	    v->max_p >= AQM_ARED_MAXP_MIN) {
+		v->max_p = div_u64(v->max_p * 9, 10);
+		return true;
+	}
+	return false;
+}
 
 /* w = 1 - exp(-1/C) for a link of @pps packets/s, > 0 */
 u32 aqm_ared_weight(u64 pps);

@@ -145,6 +145,32 @@
  *    are kept in 10^-9 token units, so no fraction is lost, and no elapsed
  *    time overflows.
  *
+ * SFRED (section IV-A's last paragraph: "apply Adaptive RED's max_p ...
+ * a per-bin max_p value is kept and updated according to the behavior of
+ * flows which map into the bin"), with AQM_SFB_RED: the same bins, hashes,
+ * moving hash, double buffering and penalty, but each bin holds RED state
+ * on its own count instead of a BLUE p_m. The paper gives no more than
+ * that sentence; this header chooses, and sch_sfb.c's man page says so:
+ *  - per bin, an EWMA of its count, taken on each arrival to the bin
+ *    before it is counted: avg += (qlen - avg) / 2^wlog (RED's per-arrival
+ *    average; no idle correction: a bin that saw no arrival keeps its
+ *    average, and an arrival that finds it empty samples 0);
+ *  - p_b of the bin from the gentle RED curve on that average
+ *    (aqm_ared_prob(): min_th, max_th and up to 1 at 2 max_th, or 1 from
+ *    max_th without gentle), with the bin's own max_p;
+ *  - max_p per bin adapted by Floyd et al.'s AIMD (aqm_ared_step()): at
+ *    most one step per interval, taken at the bin's first arrival in that
+ *    interval (intervals are counted on one clock for all bins:
+ *    aqm_sfb_tick()), so a bin that sees no arrival keeps its max_p; it
+ *    rises while it is at most red.ceil (default 1: the paper's SFRED
+ *    needs max_p to reach 1, where Floyd's ARED stops at 0.5);
+ *  - p_min is the least p_b of the flow's bins and takes BLUE's place in
+ *    everything else: p_min = 1 penalizes the flow, else the packet is
+ *    marked or dropped with probability p_min; a reset bin starts with
+ *    average 0 and max_p red.max_p.
+ * The BLUE-only policies (AQM_SFB_DEC_EMPTIED, AQM_SFB_WARM_RAISE) are
+ * refused with it; warm-up gives standby bins the RED arrival rules.
+ *
  * The packet's cb (struct aqm_sfb_cb, 8 bytes of qdisc_skb_cb's 20-byte
  * data): the flow id and a tag: the sets the packet was counted in (2 bits)
  * and the number of switches at its arrival (30 bits, modulo 2^30). At
@@ -200,6 +226,7 @@
 #include <linux/string.h>
 #include <linux/time64.h>
 #include <linux/types.h>
+#include <net/aqm_ared.h>
 #include <net/aqm_blue.h>
 #include <net/sch_generic.h>
 
@@ -232,7 +259,19 @@
 					 * raises p_m of its standby bins
 					 * (IV-D's "updated"), qlen or not
 					 */
-#define AQM_SFB_FLAGS		GENMASK(3, 0)
+#define AQM_SFB_RED		BIT(4)	/* SFRED: per-bin RED with adaptive
+					 * max_p instead of BLUE's p_m
+					 */
+#define AQM_SFB_FLAGS		GENMASK(4, 0)
+
+/* SFRED's defaults: thresholds in packets of a bin, per-arrival weight */
+#define AQM_SFB_RED_DEF_MIN	5
+#define AQM_SFB_RED_DEF_MAX	10	/* gentle: p_b reaches 1 at 20, bin_size */
+#define AQM_SFB_RED_DEF_WLOG	4
+#define AQM_SFB_RED_DEF_INTERVAL_MS	500	/* Floyd et al. */
+#define AQM_SFB_RED_WLOG_MAX	16
+/* a bin's average is Q16 in a u32: thresholds below 2^15, 2 max_th < 2^16 */
+#define AQM_SFB_RED_TH_MAX	32767
 
 /* struct aqm_sfb_cb.tag: bits 0-1 the sets, bits 2-31 switches mod 2^30 */
 #define AQM_SFB_TAG_SETS	GENMASK(1, 0)
@@ -254,10 +293,25 @@
  * @warmup_ns:	ns before a switch during which the standby set is warmed
  *		(double buffering); 0: none; >= @rehash_ns: always
  * @flags:	AQM_SFB_DEC_ARRIVAL, AQM_SFB_DEC_EMPTIED, AQM_SFB_WARM_ALL,
- *		AQM_SFB_WARM_RAISE
+ *		AQM_SFB_WARM_RAISE, AQM_SFB_RED
+ * @red:	with AQM_SFB_RED (SFRED), per bin: @red.curve the thresholds
+ *		and gentle region (aqm_ared_curve_set(); packets of the bin,
+ *		max_th <= AQM_SFB_RED_TH_MAX) and the adaptation interval in
+ *		ns (0: max_p fixed); @red.max_p a reset bin's max_p and
+ *		@red.ceil the bound of its rise, 2^-32 units in (0,
+ *		AQM_BLUE_ONE]; @red.wlog the EWMA weight 2^-wlog, wlog <=
+ *		AQM_SFB_RED_WLOG_MAX
  */
+struct aqm_sfb_red_params {
+	struct aqm_ared_params curve;
+	u64 max_p;
+	u64 ceil;
+	u32 wlog;
+};
+
 struct aqm_sfb_params {
 	struct aqm_blue_params blue;
+	struct aqm_sfb_red_params red;
 	u32 bin_size;
 	u64 rehash_ns;
 	u64 warmup_ns;
@@ -265,18 +319,41 @@ struct aqm_sfb_params {
 };
 
 /**
+ * struct aqm_sfb_red_bin - a bin's RED state (SFRED, AQM_SFB_RED)
+ * @avg:	EWMA of the bin's count, 2^-AQM_ARED_AVG_SHIFT packets
+ * @max_p:	the bin's max_p, 2^-31 units (2^31 is 1)
+ * @epoch:	adaptation interval (struct aqm_sfb.red_epoch) of its last
+ *		step, or of its reset
+ * @pad:	zero
+ */
+struct aqm_sfb_red_bin {
+	u32 avg;
+	u32 max_p;
+	u32 epoch;
+	u32 pad;
+};
+
+/**
  * struct aqm_sfb_bin - one accounting bin B[l][n] (24 bytes)
- * @blue:	its BLUE probability: @blue.p_m in 2^-32 units, in
- *		[0, AQM_BLUE_ONE], and the end of its freeze interval, ns
+ * @blue:	BLUE (the default): its probability, @blue.p_m in 2^-32
+ *		units, in [0, AQM_BLUE_ONE], and the end of its freeze
+ *		interval, ns
+ * @red:	with AQM_SFB_RED (SFRED) instead: its RED state
  * @qlen:	packets counted in the bin and still queued
  * @gen:	generation of its set when last written; another value means
- *		the bin was reset since: qlen 0, p_m 0
+ *		the bin was reset since: qlen 0, p_m 0 (RED: average 0,
+ *		max_p red.max_p)
  */
 struct aqm_sfb_bin {
-	struct aqm_blue_vars blue;
+	union {
+		struct aqm_blue_vars blue;
+		struct aqm_sfb_red_bin red;
+	};
 	u32 qlen;
 	u32 gen;
 };
+
+static_assert(sizeof(struct aqm_sfb_red_bin) == sizeof(struct aqm_blue_vars));
 
 static_assert(sizeof(struct aqm_sfb_bin) == 24);
 
@@ -331,6 +408,8 @@ struct aqm_sfb_penalty {
  * @warming:	double buffering: the standby set is being warmed
  * @rehash_ns:	time of the last switch (or reset), ns
  * @penalty:	rate limit of penalized flows
+ * @red_epoch:	SFRED: adaptation intervals since allocation (mod 2^32)
+ * @red_next:	SFRED: end of the current interval, ns
  */
 struct aqm_sfb {
 	struct aqm_sfb_bin *bins;
@@ -344,6 +423,8 @@ struct aqm_sfb {
 	bool warming;
 	u64 rehash_ns;
 	struct aqm_sfb_penalty penalty;
+	u32 red_epoch;
+	u64 red_next;
 };
 
 /**
@@ -380,12 +461,13 @@ struct aqm_sfb_res {
 
 /**
  * struct aqm_sfb_stats - the active set at a stats dump
- * @max_p:	largest p_m, 2^-32 units (Linux's maxprob)
- * @avg_p:	mean p_m over the L N bins, 2^-32 units, rounded down
- *		(Linux's avgprob)
+ * @max_p:	largest p_m (SFRED: p_b), 2^-32 units (Linux's maxprob)
+ * @avg_p:	mean p_m (SFRED: p_b) over the L N bins, 2^-32 units,
+ *		rounded down (Linux's avgprob)
  * @maxqlen:	largest bin count, packets (Linux's maxqlen)
  * @pkts:	packets counted in the set (the sum of one level's counts)
- * @full:	per level, bins at p_m = AQM_BLUE_ONE (polluted bins)
+ * @full:	per level, bins at p_m (SFRED: p_b) = AQM_BLUE_ONE (polluted
+ *		bins)
  */
 struct aqm_sfb_stats {
 	s64 max_p;
@@ -425,7 +507,9 @@ static inline u32 aqm_sfb_prob16(s64 p)
  * bin_size 20, increment 66/65536, decrement 11/65536 (tc_sfb_qopt's
  * defaults), freeze 1 us (Linux has no freeze time), no randomization,
  * rehash every 600 s with 60 s of warm-up, decrement on arrival into an
- * empty bin, Linux's warm-up policy.
+ * empty bin, Linux's warm-up policy. SFRED's (used with AQM_SFB_RED): min_th
+ * 5 and max_th 10 packets with the gentle region (p_b reaches 1 at 20, the
+ * bin_size), max_p 0.1 rising up to 1 every 0.5 s, weight 1/16.
  */
 static inline void aqm_sfb_params_default(struct aqm_sfb_params *p)
 {
@@ -435,11 +519,21 @@ static inline void aqm_sfb_params_default(struct aqm_sfb_params *p)
 			.delta2 = aqm_sfb_prob_from16(AQM_SFB_DEF_DECREMENT),
 			.freeze_us = 1,
 		},
+		.red = {
+			.curve.interval = (u64)AQM_SFB_RED_DEF_INTERVAL_MS *
+					  NSEC_PER_MSEC,
+			.max_p = AQM_BLUE_ONE / 10,
+			.ceil = AQM_BLUE_ONE,
+			.wlog = AQM_SFB_RED_DEF_WLOG,
+		},
 		.bin_size = AQM_SFB_DEF_BIN_SIZE,
 		.rehash_ns = (u64)AQM_SFB_DEF_REHASH_MS * NSEC_PER_MSEC,
 		.warmup_ns = (u64)AQM_SFB_DEF_WARMUP_MS * NSEC_PER_MSEC,
 		.flags = AQM_SFB_DEC_ARRIVAL,
 	};
+	/* constant, ordered thresholds: it cannot fail */
+	aqm_ared_curve_set(&p->red.curve, AQM_SFB_RED_DEF_MIN,
+			   AQM_SFB_RED_DEF_MAX, true);
 }
 
 /**
@@ -447,14 +541,28 @@ static inline void aqm_sfb_params_default(struct aqm_sfb_params *p)
  * @p:	configuration
  *
  * Return: 0, or -EINVAL when a delta is outside [1, AQM_BLUE_ONE], the
- * freeze time outside [1, U32_MAX - 1] us, or @p->flags has unknown bits.
+ * freeze time outside [1, U32_MAX - 1] us, or @p->flags has unknown bits;
+ * with AQM_SFB_RED, also when a BLUE-only policy is set, the thresholds are
+ * not ordered or above AQM_SFB_RED_TH_MAX, max_p or ceil is outside (0,
+ * AQM_BLUE_ONE] or wlog above AQM_SFB_RED_WLOG_MAX.
  */
 static inline int aqm_sfb_params_check(const struct aqm_sfb_params *p)
 {
+	const struct aqm_sfb_red_params *r = &p->red;
+
 	if (!p->blue.delta1 || p->blue.delta1 > AQM_BLUE_ONE ||
 	    !p->blue.delta2 || p->blue.delta2 > AQM_BLUE_ONE ||
 	    !p->blue.freeze_us || p->blue.freeze_us == U32_MAX ||
 	    (p->flags & ~AQM_SFB_FLAGS))
+		return -EINVAL;
+	if (!(p->flags & AQM_SFB_RED))
+		return 0;
+	if ((p->flags & (AQM_SFB_DEC_EMPTIED | AQM_SFB_WARM_RAISE)) ||
+	    r->curve.max_th <= r->curve.min_th ||
+	    r->curve.max_th > AQM_SFB_RED_TH_MAX ||
+	    !r->max_p || r->max_p > AQM_BLUE_ONE ||
+	    !r->ceil || r->ceil > AQM_BLUE_ONE ||
+	    r->wlog > AQM_SFB_RED_WLOG_MAX)
 		return -EINVAL;
 	return 0;
 }
@@ -518,11 +626,50 @@ static inline struct aqm_sfb_bin *aqm_sfb_bin(struct aqm_sfb *s, u32 b,
 	struct aqm_sfb_bin *bin = aqm_sfb_bin_at(s, b, l, n);
 
 	if (unlikely(!aqm_sfb_bin_live(s, b, bin))) {
-		aqm_blue_vars_init(&bin->blue, 0);
+		if (s->params.flags & AQM_SFB_RED)
+			bin->red = (struct aqm_sfb_red_bin) {
+				.max_p = s->params.red.max_p >> 1,
+				.epoch = s->red_epoch,
+			};
+		else
+			aqm_blue_vars_init(&bin->blue, 0);
 		bin->qlen = 0;
 		bin->gen = s->set[b].gen;
 	}
 	return bin;
+}
+
+/**
+ * aqm_sfb_red_vars() - a RED bin as aqm_ared.h's state, for its functions
+ * @bin:	the bin (AQM_SFB_RED)
+ *
+ * Return: its average and max_p (2^-32 units); the rest is zero.
+ */
+static inline struct aqm_ared_vars aqm_sfb_red_vars(const struct aqm_sfb_bin *bin)
+{
+	return (struct aqm_ared_vars) {
+		.avg = bin->red.avg,
+		.max_p = (u64)bin->red.max_p << 1,
+	};
+}
+
+/**
+ * aqm_sfb_bin_prob() - the probability a bin gives its flows
+ * @s:		SFB state
+ * @bin:	a current bin of @s
+ *
+ * Return: p_m (BLUE), or with AQM_SFB_RED the bin's p_b on the gentle RED
+ * curve at its average with its max_p; 2^-32 units, in [0, AQM_BLUE_ONE].
+ */
+static inline s64 aqm_sfb_bin_prob(const struct aqm_sfb *s,
+				   const struct aqm_sfb_bin *bin)
+{
+	struct aqm_ared_vars v;
+
+	if (!(s->params.flags & AQM_SFB_RED))
+		return bin->blue.p_m;
+	v = aqm_sfb_red_vars(bin);
+	return aqm_ared_prob(&s->params.red.curve, &v);
 }
 
 /**
@@ -652,6 +799,7 @@ static inline int aqm_sfb_alloc(struct aqm_sfb *s, u32 levels, u32 nbins,
 		.t_ns = now,
 	};
 	s->penalty.byte.t_ns = now;
+	s->red_next = now + s->params.red.curve.interval;
 	return 0;
 }
 
@@ -728,14 +876,23 @@ static inline void aqm_sfb_swap(struct aqm_sfb *s, u64 now,
  *
  * With rehash_ns = R and warmup_ns = W, and t the time since the last
  * switch: t >= R: switch (aqm_sfb_swap(), random key); else t >= R - W:
- * warm the standby set. Nothing when R is 0. Linux's timing, in ns.
+ * warm the standby set. Nothing when R is 0. Linux's timing, in ns. With
+ * AQM_SFB_RED it also counts SFRED's adaptation intervals.
  *
  * Return: true when the sets were switched.
  */
 static inline bool aqm_sfb_tick(struct aqm_sfb *s, u64 now)
 {
 	u64 r = s->params.rehash_ns, w = s->params.warmup_ns, t;
+	u64 iv = s->params.red.curve.interval;
 
+	/* SFRED's clock: intervals that ended, one division per interval */
+	if ((s->params.flags & AQM_SFB_RED) && iv && now >= s->red_next) {
+		u64 n = div64_u64(now - s->red_next, iv) + 1;
+
+		s->red_epoch += (u32)n;
+		s->red_next += n * iv;
+	}
 	if (!r)
 		return false;
 	t = now > s->rehash_ns ? now - s->rehash_ns : 0;
@@ -756,12 +913,33 @@ static inline bool aqm_sfb_tick(struct aqm_sfb *s, u64 now)
  *
  * With AQM_SFB_DEC_ARRIVAL, an empty bin: p_m -= delta2; otherwise, qlen >=
  * bin_size: p_m += delta1 (both subject to freeze_time, clamped to [0, 1]).
+ * With AQM_SFB_RED instead (SFRED): the bin's first arrival in an
+ * adaptation interval takes one AIMD step on its max_p from its average,
+ * then its average takes the count as a sample.
  */
 static inline void aqm_sfb_arrival_rules(const struct aqm_sfb *s,
 					 struct aqm_sfb_bin *bin, u64 now)
 {
 	const struct aqm_sfb_params *p = &s->params;
 
+	if (p->flags & AQM_SFB_RED) {
+		struct aqm_sfb_red_bin *r = &bin->red;
+		u32 q = min_t(u32, bin->qlen, U16_MAX) << AQM_ARED_AVG_SHIFT;
+
+		if (r->epoch != s->red_epoch && p->red.curve.interval) {
+			struct aqm_ared_vars v = aqm_sfb_red_vars(bin);
+
+			aqm_ared_step(&p->red.curve, &v, r->avg, p->red.ceil);
+			r->max_p = v.max_p >> 1;
+			r->epoch = s->red_epoch;
+		}
+		/* avg += (q - avg) / 2^wlog, both below 2^32 */
+		if (q >= r->avg)
+			r->avg += (q - r->avg) >> p->red.wlog;
+		else
+			r->avg -= (r->avg - q) >> p->red.wlog;
+		return;
+	}
 	if ((p->flags & AQM_SFB_DEC_ARRIVAL) && !bin->qlen)
 		aqm_blue_decrement(&p->blue, &bin->blue, now);
 	else if (bin->qlen >= p->bin_size)
@@ -799,7 +977,7 @@ static inline void aqm_sfb_arrive(struct aqm_sfb *s, u32 id, u64 now,
 		res->minqlen = min(res->minqlen, bin->qlen);
 		res->maxqlen = max(res->maxqlen, bin->qlen);
 		aqm_sfb_arrival_rules(s, bin, now);
-		res->p_min = min(res->p_min, bin->blue.p_m);
+		res->p_min = min(res->p_min, aqm_sfb_bin_prob(s, bin));
 	}
 	res->cb.id = id;
 	res->cb.tag = s->swaps << AQM_SFB_TAG_SHIFT | BIT(a);
@@ -963,7 +1141,7 @@ static inline s64 aqm_sfb_lookup(const struct aqm_sfb *s, u32 b, u32 id,
 		const struct aqm_sfb_bin *bin = aqm_sfb_bin_at(s, b, l, idx[l]);
 		bool live = aqm_sfb_bin_live(s, b, bin);
 
-		p = min(p, live ? bin->blue.p_m : 0);
+		p = min(p, live ? aqm_sfb_bin_prob(s, bin) : 0);
 		q = min(q, live ? bin->qlen : 0);
 	}
 	if (minqlen)
@@ -988,14 +1166,16 @@ static inline void aqm_sfb_stats(const struct aqm_sfb *s,
 	for (l = 0; l < s->levels; l++) {
 		for (n = 0; n < s->nbins; n++) {
 			const struct aqm_sfb_bin *bin = aqm_sfb_bin_at(s, a, l, n);
+			s64 p;
 
 			if (!aqm_sfb_bin_live(s, a, bin))
 				continue;
-			st->max_p = max(st->max_p, bin->blue.p_m);
+			p = aqm_sfb_bin_prob(s, bin);
+			st->max_p = max(st->max_p, p);
 			st->maxqlen = max(st->maxqlen, bin->qlen);
 			/* L N <= 2^16 bins of at most 2^32: no overflow */
-			sum += bin->blue.p_m;
-			if (bin->blue.p_m >= AQM_BLUE_ONE)
+			sum += p;
+			if (p >= AQM_BLUE_ONE)
 				st->full[l]++;
 			if (!l)
 				st->pkts += bin->qlen;

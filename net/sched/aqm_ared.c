@@ -42,17 +42,12 @@ EXPORT_SYMBOL_GPL(aqm_ared_weight);
 int aqm_ared_params_set(struct aqm_ared_params *p, u32 min_th, u32 max_th,
 			u64 pps, u64 interval, bool gentle)
 {
-	if (max_th <= min_th || max_th >= BIT(31))
-		return -EINVAL;
-	*p = (struct aqm_ared_params) {
-		.min_th = min_th,
-		.max_th = max_th,
-		.w = aqm_ared_weight(pps),
-		.inv_delta = div_u64(BIT_ULL(32), max_th - min_th),
-		.inv_max = div_u64(BIT_ULL(32), max_th),
-		.interval = interval,
-		.gentle = gentle,
-	};
+	int err = aqm_ared_curve_set(p, min_th, max_th, gentle);
+
+	if (err)
+		return err;
+	p->w = aqm_ared_weight(pps);
+	p->interval = interval;
 	return 0;
 }
 EXPORT_SYMBOL_GPL(aqm_ared_params_set);
@@ -105,27 +100,6 @@ void aqm_ared_idle_end(const struct aqm_ared_params *p,
 }
 EXPORT_SYMBOL_GPL(aqm_ared_idle_end);
 
-/* One AIMD step on max_p from the average; true when max_p moved. */
-static bool aqm_ared_step(const struct aqm_ared_params *p,
-			  struct aqm_ared_vars *v, u64 avg)
-{
-	u64 delta = (u64)(p->max_th - p->min_th) << AQM_ARED_AVG_SHIFT;
-	u64 base = (u64)p->min_th << AQM_ARED_AVG_SHIFT;
-
-	/* target band: min_th + 0.4 delta .. min_th + 0.6 delta */
-	if (avg > base + div_u64(delta * 3, 5) &&
-	    v->max_p <= AQM_ARED_MAXP_MAX) {
-		v->max_p += min_t(u64, AQM_ARED_MAXP_MIN, v->max_p / 4);
-		return true;
-	}
-	if (avg < base + div_u64(delta * 2, 5) &&
-	    v->max_p >= AQM_ARED_MAXP_MIN) {
-		v->max_p = div_u64(v->max_p * 9, 10);
-		return true;
-	}
-	return false;
-}
-
 /**
  * aqm_ared_adapt() - take the adaptation steps of the intervals that ended
  * @p:		configuration (interval 0: nothing to do)
@@ -155,7 +129,7 @@ void aqm_ared_adapt(const struct aqm_ared_params *p, struct aqm_ared_vars *v,
 			aqm_ared_idle_end(p, &tmp, end);
 			avg = tmp.avg;
 		}
-		if (aqm_ared_step(p, v, avg))
+		if (aqm_ared_step(p, v, avg, AQM_ARED_MAXP_MAX))
 			v->adapts++;
 		else if (!v->idle_since)
 			break;	/* the same average: no later step moves */

@@ -38,6 +38,13 @@
  *    queue, replaces the child by a new pfifo and zeroes the bins); a
  *    lowered limit reaches a pfifo child, and the excess is dropped from
  *    the head. A graft resets the bins, whose counts the old child took.
+ *  - SFRED (section IV-A), with `red`: the same bins, hashes, moving hash
+ *    and penalty, but each bin keeps RED state on its own count (an EWMA,
+ *    the gentle RED curve, a max_p adapted by Floyd et al.'s AIMD) in
+ *    place of BLUE's p_m; p_min is the least p_b of the flow's bins and
+ *    is used as BLUE's is. The paper describes SFRED in one paragraph;
+ *    the choices are in include/net/aqm_sfb.h and tc-sfb(8). Turning it
+ *    on or off in a change starts the bins over.
  * Options, counters and the queue follow Linux otherwise; the differences
  * in detail are where they happen, below.
  */
@@ -54,12 +61,17 @@
 #include <linux/types.h>
 #include <net/aqm_compat.h>
 #include <net/aqm_flow.h>
+#include <net/aqm_qdisc.h>
 #include <net/aqm_sfb.h>
 #include <net/inet_ecn.h>
 #include <net/netlink.h>
 #include <net/pkt_cls.h>
 #include <net/pkt_sched.h>
 #include <uapi/linux/pkt_aqm.h>
+
+/* SFRED's adaptation interval: 0 (max_p fixed) or 1 ms to 60 s, as ared's */
+#define SFB_RED_INTERVAL_MIN_US	1000
+#define SFB_RED_INTERVAL_MAX_US	60000000
 
 /* "penalized" in the xstats: flows with p_min = 1 in the last second */
 #define SFB_PENALIZED_BITS	8
@@ -81,6 +93,14 @@
  * @warm_all:		every arrival warms the standby bins, not only those
  *			of penalized flows
  * @dec_emptied:	a bin whose count falls to 0 lowers its p_m too
+ * @red:		SFRED: per-bin RED with adaptive max_p (AQM_SFB_RED)
+ * @red_min:		its min_th, packets of a bin
+ * @red_max:		its max_th, packets of a bin, above @red_min
+ * @red_max_p:		a fresh bin's max_p, in (0, 1]
+ * @red_ceil:		max_p rises while at most this, in (0, 1]
+ * @red_interval_us:	adaptation interval, us; 0: max_p fixed
+ * @red_wlog:		EWMA weight 2^-@red_wlog per arrival to a bin
+ * @red_gentle:		p_b rises to 1 between max_th and 2 max_th
  */
 struct sfb_cfg {
 	struct tc_sfb_qopt qopt;
@@ -91,6 +111,14 @@ struct sfb_cfg {
 	bool warm_all;
 	bool warm_raise;
 	bool dec_emptied;
+	bool red;
+	u32 red_min;
+	u32 red_max;
+	struct aqm_ratio red_max_p;
+	struct aqm_ratio red_ceil;
+	u32 red_interval_us;
+	u32 red_wlog;
+	bool red_gentle;
 };
 
 /**
@@ -392,6 +420,10 @@ static struct netlink_range_validation sfb_penalty_bytes_range = {
  * (nla_parse_nested_deprecated): tc sends TCA_OPTIONS without
  * NLA_F_NESTED. The attributes added after it are validated strictly.
  */
+static const struct netlink_range_validation sfb_red_interval_range = {
+	.max = SFB_RED_INTERVAL_MAX_US,
+};
+
 static const struct nla_policy sfb_policy[TCA_SFB_AQM_MAX + 1] = {
 	[TCA_SFB_UNSPEC]		  = { .strict_start_type =
 						TCA_SFB_AQM_LEVELS },
@@ -408,6 +440,18 @@ static const struct nla_policy sfb_policy[TCA_SFB_AQM_MAX + 1] = {
 	[TCA_SFB_AQM_WARM_ALL]		  = NLA_POLICY_MAX(NLA_U8, 1),
 	[TCA_SFB_AQM_WARM_RAISE]	  = NLA_POLICY_MAX(NLA_U8, 1),
 	[TCA_SFB_AQM_DEC_EMPTIED]	  = NLA_POLICY_MAX(NLA_U8, 1),
+	[TCA_SFB_AQM_RED]		  = NLA_POLICY_MAX(NLA_U8, 1),
+	[TCA_SFB_AQM_RED_MIN]		  =
+		NLA_POLICY_MAX(NLA_U32, AQM_SFB_RED_TH_MAX - 1),
+	[TCA_SFB_AQM_RED_MAX]		  =
+		NLA_POLICY_RANGE(NLA_U32, 1, AQM_SFB_RED_TH_MAX),
+	[TCA_SFB_AQM_RED_MAX_P]		  = AQM_NLA_POLICY_RATIO,
+	[TCA_SFB_AQM_RED_CEIL]		  = AQM_NLA_POLICY_RATIO,
+	[TCA_SFB_AQM_RED_INTERVAL]	  =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &sfb_red_interval_range),
+	[TCA_SFB_AQM_RED_WLOG]		  =
+		NLA_POLICY_MAX(NLA_U32, AQM_SFB_RED_WLOG_MAX),
+	[TCA_SFB_AQM_RED_GENTLE]	  = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 /* Linux's defaults (tc-sfb(8)); limit 0: the device's txqueuelen */
@@ -422,6 +466,58 @@ static const struct tc_sfb_qopt sfb_default_qopt = {
 	.penalty_rate	 = AQM_SFB_DEF_PENALTY_RATE,
 	.penalty_burst	 = AQM_SFB_DEF_PENALTY_BURST,
 };
+
+/* A ratio in (0, 1] (sfb_red_check()) as a fraction of 2^32. */
+static u64 sfb_prob(const struct aqm_ratio *r)
+{
+	return mul_u64_u64_div_u64(r->num, AQM_BLUE_ONE, r->den);
+}
+
+/* A probability the bins can hold: in (0, 1] and not below 2^-32. */
+static bool sfb_prob_ok(const struct aqm_ratio *r)
+{
+	return r->num && r->num <= r->den && sfb_prob(r);
+}
+
+/*
+ * SFRED's options, with or without red (they are kept for when it is
+ * turned on): thresholds ordered, probabilities in (0, 1] and not below
+ * 2^-32, the interval 0 or at least 1 ms; with red, none of BLUE's own
+ * policies. Return: 0, or -EINVAL with a message.
+ */
+static int sfb_red_check(const struct sfb_cfg *c, struct nlattr **tb,
+			 struct netlink_ext_ack *extack)
+{
+	if (c->red_max <= c->red_min) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_SFB_AQM_RED_MAX] ?:
+				    tb[TCA_SFB_AQM_RED_MIN],
+				    "red_max must be above red_min");
+		return -EINVAL;
+	}
+	if (!sfb_prob_ok(&c->red_max_p)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_SFB_AQM_RED_MAX_P],
+				    "red_max_p must be a probability in [2^-32, 1]");
+		return -EINVAL;
+	}
+	if (!sfb_prob_ok(&c->red_ceil)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_SFB_AQM_RED_CEIL],
+				    "red_ceil must be a probability in [2^-32, 1]");
+		return -EINVAL;
+	}
+	if (c->red_interval_us && c->red_interval_us < SFB_RED_INTERVAL_MIN_US) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_SFB_AQM_RED_INTERVAL],
+				    "red_interval must be 0 or at least 1 ms");
+		return -EINVAL;
+	}
+	if (c->red && (c->warm_raise || c->dec_emptied)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_SFB_AQM_RED] ?:
+				    tb[TCA_SFB_AQM_WARM_RAISE] ?:
+				    tb[TCA_SFB_AQM_DEC_EMPTIED],
+				    "warm_raise and dec_emptied act on BLUE's p_m: not with red");
+		return -EINVAL;
+	}
+	return 0;
+}
 
 /*
  * The bins' rules from a configuration. Linux takes any u32 in
@@ -446,6 +542,17 @@ static void sfb_params(const struct sfb_cfg *c, struct aqm_sfb_params *p)
 		p->flags |= AQM_SFB_WARM_RAISE;
 	if (c->dec_emptied)
 		p->flags |= AQM_SFB_DEC_EMPTIED;
+	if (c->red) {
+		/* sfb_red_check() passed: ordered, in range */
+		p->flags |= AQM_SFB_RED;
+		aqm_ared_curve_set(&p->red.curve, c->red_min, c->red_max,
+				   c->red_gentle);
+		p->red.curve.interval = (u64)c->red_interval_us *
+					NSEC_PER_USEC;
+		p->red.max_p = sfb_prob(&c->red_max_p);
+		p->red.ceil = sfb_prob(&c->red_ceil);
+		p->red.wlog = c->red_wlog;
+	}
 	if (!p->blue.delta2) {
 		/* aqm_blue_decrement() divides by delta2 */
 		p->flags &= ~(AQM_SFB_DEC_ARRIVAL | AQM_SFB_DEC_EMPTIED);
@@ -492,6 +599,14 @@ static int sfb_configure(struct Qdisc *sch, struct nlattr *opt, bool init,
 			.qopt = sfb_default_qopt,
 			.levels = AQM_SFB_DEF_LEVELS,
 			.bins = AQM_SFB_DEF_BINS,
+			.red_min = AQM_SFB_RED_DEF_MIN,
+			.red_max = AQM_SFB_RED_DEF_MAX,
+			.red_max_p = { .num = 1, .den = 10 },
+			.red_ceil = { .num = 1, .den = 1 },
+			.red_interval_us = AQM_SFB_RED_DEF_INTERVAL_MS *
+					   USEC_PER_MSEC,
+			.red_wlog = AQM_SFB_RED_DEF_WLOG,
+			.red_gentle = true,
 		};
 	}
 	if (tb[TCA_SFB_PARMS])
@@ -521,6 +636,26 @@ static int sfb_configure(struct Qdisc *sch, struct nlattr *opt, bool init,
 		c.warm_raise = nla_get_u8(tb[TCA_SFB_AQM_WARM_RAISE]);
 	if (tb[TCA_SFB_AQM_DEC_EMPTIED])
 		c.dec_emptied = nla_get_u8(tb[TCA_SFB_AQM_DEC_EMPTIED]);
+	if (tb[TCA_SFB_AQM_RED])
+		c.red = nla_get_u8(tb[TCA_SFB_AQM_RED]);
+	if (tb[TCA_SFB_AQM_RED_MIN])
+		c.red_min = nla_get_u32(tb[TCA_SFB_AQM_RED_MIN]);
+	if (tb[TCA_SFB_AQM_RED_MAX])
+		c.red_max = nla_get_u32(tb[TCA_SFB_AQM_RED_MAX]);
+	if (AQM_NLA_RATIO_OPT(tb[TCA_SFB_AQM_RED_MAX_P], &c.red_max_p, extack,
+			      "red_max_p") ||
+	    AQM_NLA_RATIO_OPT(tb[TCA_SFB_AQM_RED_CEIL], &c.red_ceil, extack,
+			      "red_ceil"))
+		return -EINVAL;
+	if (tb[TCA_SFB_AQM_RED_INTERVAL])
+		c.red_interval_us = nla_get_u32(tb[TCA_SFB_AQM_RED_INTERVAL]);
+	if (tb[TCA_SFB_AQM_RED_WLOG])
+		c.red_wlog = nla_get_u32(tb[TCA_SFB_AQM_RED_WLOG]);
+	if (tb[TCA_SFB_AQM_RED_GENTLE])
+		c.red_gentle = nla_get_u8(tb[TCA_SFB_AQM_RED_GENTLE]);
+	err = sfb_red_check(&c, tb, extack);
+	if (err)
+		return err;
 
 	/* a byte bucket smaller than a packet would refuse all of them */
 	if (c.penalty_bytes &&
@@ -581,6 +716,11 @@ static int sfb_configure(struct Qdisc *sch, struct nlattr *opt, bool init,
 	if (params.rehash_ns != q->sfb.params.rehash_ns ||
 	    params.warmup_ns != q->sfb.params.warmup_ns)
 		q->sfb.warming = false;	/* the next arrival decides */
+	/* BLUE's bins and SFRED's hold different state: start them over */
+	if (!new_bins && c.red != q->cfg.red)
+		aqm_sfb_reset(&q->sfb, now, NULL);
+	if (params.red.curve.interval != q->sfb.params.red.curve.interval)
+		q->sfb.red_next = now + params.red.curve.interval;
 	q->sfb.params = params;
 	if (new_penalty)
 		aqm_sfb_penalty_init(&q->sfb.penalty, c.qopt.penalty_rate,
@@ -634,7 +774,17 @@ static int sfb_dump(struct Qdisc *sch, struct sk_buff *skb)
 			c->penalty_bytes_burst) ||
 	    nla_put_u8(skb, TCA_SFB_AQM_WARM_ALL, c->warm_all) ||
 	    nla_put_u8(skb, TCA_SFB_AQM_WARM_RAISE, c->warm_raise) ||
-	    nla_put_u8(skb, TCA_SFB_AQM_DEC_EMPTIED, c->dec_emptied))
+	    nla_put_u8(skb, TCA_SFB_AQM_DEC_EMPTIED, c->dec_emptied) ||
+	    nla_put_u8(skb, TCA_SFB_AQM_RED, c->red) ||
+	    nla_put_u32(skb, TCA_SFB_AQM_RED_MIN, c->red_min) ||
+	    nla_put_u32(skb, TCA_SFB_AQM_RED_MAX, c->red_max) ||
+	    aqm_nla_put_ratio(skb, TCA_SFB_AQM_RED_MAX_P, c->red_max_p.num,
+			      c->red_max_p.den) ||
+	    aqm_nla_put_ratio(skb, TCA_SFB_AQM_RED_CEIL, c->red_ceil.num,
+			      c->red_ceil.den) ||
+	    nla_put_u32(skb, TCA_SFB_AQM_RED_INTERVAL, c->red_interval_us) ||
+	    nla_put_u32(skb, TCA_SFB_AQM_RED_WLOG, c->red_wlog) ||
+	    nla_put_u8(skb, TCA_SFB_AQM_RED_GENTLE, c->red_gentle))
 		goto nla_put_failure;
 	return nla_nest_end(skb, opts);
 

@@ -439,6 +439,15 @@ enum {
 	TCA_SFB_AQM_DEC_EMPTIED, /* u8, 0 or 1: a bin that empties lowers p_m too */
 	TCA_SFB_AQM_PAD,	/* padding of the u64 TCA_SFB_AQM_PENALTY_BYTES */
 	TCA_SFB_AQM_WARM_RAISE,	/* u8, 0 or 1: a penalized arrival raises its standby bins */
+	/* SFRED (section IV-A): per-bin RED with adaptive max_p for BLUE */
+	TCA_SFB_AQM_RED,	/* u8, 0 or 1: SFRED instead of SFB's BLUE bins */
+	TCA_SFB_AQM_RED_MIN,	/* u32, packets of a bin: min_th, below max */
+	TCA_SFB_AQM_RED_MAX,	/* u32, packets of a bin: max_th, at most 32767 */
+	TCA_SFB_AQM_RED_MAX_P,	/* ratio in (0, 1]: a fresh bin's max_p */
+	TCA_SFB_AQM_RED_CEIL,	/* ratio in (0, 1]: max_p rises while at most this */
+	TCA_SFB_AQM_RED_INTERVAL, /* u32, us: adaptation interval, 0: max_p fixed */
+	TCA_SFB_AQM_RED_WLOG,	/* u32 in [0, 16]: a bin's EWMA weight is 2^-wlog */
+	TCA_SFB_AQM_RED_GENTLE,	/* u8, 0 or 1: p_b rises to 1 between max and 2 max */
 	__TCA_SFB_AQM_MAX
 };
 

@@ -321,7 +321,7 @@ struct aqm_sfb_params {
 /**
  * struct aqm_sfb_red_bin - a bin's RED state (SFRED, AQM_SFB_RED)
  * @avg:	EWMA of the bin's count, 2^-AQM_ARED_AVG_SHIFT packets
- * @max_p:	the bin's max_p, 2^-31 units (2^31 is 1)
+ * @max_p:	the bin's max_p, 2^-31 units (2^31 is 1), rounded up
  * @epoch:	adaptation interval (struct aqm_sfb.red_epoch) of its last
  *		step, or of its reset
  * @pad:	zero
@@ -609,6 +609,18 @@ static inline bool aqm_sfb_bin_live(const struct aqm_sfb *s, u32 b,
 }
 
 /**
+ * aqm_sfb_red_p31() - a probability in a RED bin's unit
+ * @p:	probability, 2^-32 units, in [0, AQM_BLUE_ONE]
+ *
+ * Return: @p in 2^-31 units, rounded up (2^-32, the least max_p netlink
+ * takes, stays above 0), at most 2^31.
+ */
+static inline u32 aqm_sfb_red_p31(u64 p)
+{
+	return (u32)((min_t(u64, p, AQM_BLUE_ONE) + 1) >> 1);
+}
+
+/**
  * aqm_sfb_bin() - a bin, made current before it is written
  * @s:	allocated SFB state
  * @b:	set
@@ -628,7 +640,7 @@ static inline struct aqm_sfb_bin *aqm_sfb_bin(struct aqm_sfb *s, u32 b,
 	if (unlikely(!aqm_sfb_bin_live(s, b, bin))) {
 		if (s->params.flags & AQM_SFB_RED)
 			bin->red = (struct aqm_sfb_red_bin) {
-				.max_p = s->params.red.max_p >> 1,
+				.max_p = aqm_sfb_red_p31(s->params.red.max_p),
 				.epoch = s->red_epoch,
 			};
 		else
@@ -930,7 +942,7 @@ static inline void aqm_sfb_arrival_rules(const struct aqm_sfb *s,
 			struct aqm_ared_vars v = aqm_sfb_red_vars(bin);
 
 			aqm_ared_step(&p->red.curve, &v, r->avg, p->red.ceil);
-			r->max_p = v.max_p >> 1;
+			r->max_p = aqm_sfb_red_p31(v.max_p);
 			r->epoch = s->red_epoch;
 		}
 		/* avg += (q - avg) / 2^wlog, both below 2^32 */

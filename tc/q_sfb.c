@@ -45,6 +45,9 @@ static void explain(void)
 		"               [ penalty_bytes RATE ] [ penalty_bytes_burst SIZE ]\n"
 		"               [ warm_all | nowarm_all ] [ warm_raise | nowarm_raise ]\n"
 		"               [ dec_emptied | nodec_emptied ]\n"
+		"               [ red | nored ] [ red_min PACKETS ] [ red_max PACKETS ]\n"
+		"               [ red_max_p PROB ] [ red_ceil PROB ] [ red_interval TIME ]\n"
+		"               [ red_wlog W ] [ red_gentle | nored_gentle ]\n"
 		"rehash (the moving hash's period) and db (the double buffering's\n"
 		"warm-up) are in milliseconds. PROB is a decimal in [0, 1], kept in\n"
 		"steps of 1/65535. limit 0 is the device's txqueuelen; max 0 is\n"
@@ -54,13 +57,23 @@ static void explain(void)
 		"125000Bps), 0: no byte limit; SIZE in bytes (1514, 64kb), with\n"
 		"a penalty_bytes at least a packet of the device's MTU and link\n"
 		"header (1514 on Ethernet).\n"
+		"red: SFRED, a RED curve per bin with an adaptive max_p in place of\n"
+		"BLUE's p_m (increment, decrement and target then unused; not with\n"
+		"warm_raise or dec_emptied). red_min and red_max are packets of a\n"
+		"bin, red_min < red_max <= 32767; red_max_p (a fresh bin's max_p)\n"
+		"and red_ceil (max_p rises while at most this) in (0, 1], decimals\n"
+		"(0.1) or ratios (1/10) kept exactly; red_interval, between two steps\n"
+		"of max_p, 0 (max_p fixed) or in [1ms, 60s]; red_wlog in [0, 16], a\n"
+		"bin's average moving by 2^-red_wlog per arrival.\n"
 		"Defaults: rehash 600000 db 60000 limit 0 max 25 target 20\n"
 		"          increment 0.0005 decrement 0.00005 penalty_rate 10\n"
 		"          penalty_burst 20 levels 8 bins 16 penalty_bytes 0\n"
 		"          penalty_bytes_burst 0 nowarm_all nowarm_raise nodec_emptied\n"
+		"          nored red_min 5 red_max 10 red_max_p 0.1 red_ceil 1\n"
+		"          red_interval 500ms red_wlog 4 red_gentle\n"
 		"Every request sets all of rehash to penalty_burst (those not given\n"
-		"to their defaults), as Linux's tc does; levels to dec_emptied not\n"
-		"given keep their values on change.\n");
+		"to their defaults), as Linux's tc does; the others, from levels on,\n"
+		"keep their values on change when not given.\n");
 }
 
 /* Linux's words that take a u32 (get_u32(), any base), as the built-in */
@@ -75,6 +88,22 @@ static const struct {
 	{ "target", offsetof(struct tc_sfb_qopt, bin_size) },
 	{ "penalty_rate", offsetof(struct tc_sfb_qopt, penalty_rate) },
 	{ "penalty_burst", offsetof(struct tc_sfb_qopt, penalty_burst) },
+};
+
+/* SFRED's words that take a u32, with the kernel's ranges (sfb_policy) */
+#define SFB_RED_TH_MAX		32767
+#define SFB_RED_INTERVAL_MIN	1000		/* us */
+#define SFB_RED_INTERVAL_MAX	60000000	/* us */
+#define SFB_RED_WLOG_MAX	16
+
+static const struct aqm_u32_opt sfb_red_opts[] = {
+	{ "red_min", TCA_SFB_AQM_RED_MIN, AQM_UNIT_PACKETS, 0,
+	  SFB_RED_TH_MAX - 1 },
+	{ "red_max", TCA_SFB_AQM_RED_MAX, AQM_UNIT_PACKETS, 1, SFB_RED_TH_MAX },
+	{ "red_interval", TCA_SFB_AQM_RED_INTERVAL, AQM_UNIT_TIME, 0,
+	  SFB_RED_INTERVAL_MAX },
+	{ "red_wlog", TCA_SFB_AQM_RED_WLOG, AQM_UNIT_COUNT, 0,
+	  SFB_RED_WLOG_MAX },
 };
 
 #define SFB_PROB_RANGE	"must be a probability in [0, 1]"
@@ -127,11 +156,48 @@ static int sfb_get_byte_rate(__u32 *bps, const char *arg)
 	return 0;
 }
 
+/*
+ * aqm_u32_opt_get() of an SFRED word; red_interval's range has a gap: 0
+ * (max_p fixed), or 1 ms to 60 s as ared's interval
+ */
+static int sfb_red_opt_get(const struct aqm_u32_opt *o, __u32 *v,
+			   const char *arg)
+{
+	if (o->type != TCA_SFB_AQM_RED_INTERVAL)
+		return aqm_u32_opt_get(o, v, arg);
+	if (aqm_get_usecs(v, arg)) {
+		fprintf(stderr, "Illegal \"%s\"\n", o->name);
+		return -1;
+	}
+	if (!*v)
+		return 0;
+	return aqm_check_range(o->name, *v, SFB_RED_INTERVAL_MIN, o->max,
+			       "us, or 0");
+}
+
+/*
+ * red_max_p or red_ceil: in (0, 1] and, as the kernel keeps it as a
+ * fraction of 2^32, at least 2^-32
+ */
+static int sfb_get_red_prob(struct aqm_ratio *r, const char *name,
+			    const char *arg)
+{
+	if (aqm_parse_prob_opt(r, name, arg, false))
+		return -1;
+	if (r->num <= (r->den - 1) >> 32) {
+		fprintf(stderr, "Illegal \"%s\": must be at least 2^-32\n", name);
+		return -1;
+	}
+	return 0;
+}
+
 /* the words of linux-aqm's sfb that Linux's does not have */
 static const char *const sfb_aqm_words[] = {
 	"levels", "bins", "penalty_bytes", "penalty_bytes_burst",
 	"warm_all", "nowarm_all", "warm_raise", "nowarm_raise",
-	"dec_emptied", "nodec_emptied",
+	"dec_emptied", "nodec_emptied", "red", "nored", "red_min", "red_max",
+	"red_max_p", "red_ceil", "red_interval", "red_wlog", "red_gentle",
+	"nored_gentle",
 };
 
 static bool sfb_is_aqm_word(const char *w)
@@ -229,7 +295,9 @@ static int sfb_check_kernel(const char *word)
 		"Load linux-aqm's sch_sfb (delete the sfb qdiscs, rmmod sch_sfb, then\n"
 		"modprobe sch_sfb after linux-aqm's make install, or its scripts/load.sh),\n"
 		"or leave out levels, bins, penalty_bytes, penalty_bytes_burst,\n"
-		"[no]warm_all, [no]warm_raise and [no]dec_emptied: see tc-sfb(8).\n");
+		"[no]warm_all, [no]warm_raise, [no]dec_emptied, [no]red, red_min,\n"
+		"red_max, red_max_p, red_ceil, red_interval, red_wlog and\n"
+		"[no]red_gentle: see tc-sfb(8).\n");
 	return -1;
 }
 
@@ -249,6 +317,11 @@ static int sfb_parse_opt(AQM_QU_CONST struct qdisc_util *qu, int argc,
 	bool has_burst = false;
 	__u32 levels = 0, bins = 0, bytes = 0, burst = 0;
 	int warm_all = -1, warm_raise = -1, dec_emptied = -1;
+	int red = -1, red_gentle = -1;
+	__u32 red_vals[TCA_SFB_AQM_MAX + 1] = {};
+	bool red_set[TCA_SFB_AQM_MAX + 1] = {};
+	struct aqm_ratio red_max_p = {}, red_ceil = {};
+	const struct aqm_u32_opt *o;
 	const char *aqm_word = NULL;
 	struct rtattr *tail;
 	unsigned int size;
@@ -260,6 +333,8 @@ static int sfb_parse_opt(AQM_QU_CONST struct qdisc_util *qu, int argc,
 		for (i = 0; i < ARRAY_SIZE(sfb_u32_opts); i++)
 			if (strcmp(*argv, sfb_u32_opts[i].name) == 0)
 				break;
+		o = aqm_u32_opt_find(sfb_red_opts, ARRAY_SIZE(sfb_red_opts),
+				     *argv);
 		if (i < ARRAY_SIZE(sfb_u32_opts)) {
 			NEXT_ARG();
 			if (get_u32((__u32 *)((char *)&opt + sfb_u32_opts[i].off),
@@ -324,6 +399,29 @@ static int sfb_parse_opt(AQM_QU_CONST struct qdisc_util *qu, int argc,
 			dec_emptied = 1;
 		} else if (strcmp(*argv, "nodec_emptied") == 0) {
 			dec_emptied = 0;
+		} else if (o) {
+			NEXT_ARG();
+			if (sfb_red_opt_get(o, &red_vals[o->type], *argv))
+				return -1;
+			red_set[o->type] = true;
+		} else if (strcmp(*argv, "red_max_p") == 0) {
+			NEXT_ARG();
+			if (sfb_get_red_prob(&red_max_p, "red_max_p", *argv))
+				return -1;
+			red_set[TCA_SFB_AQM_RED_MAX_P] = true;
+		} else if (strcmp(*argv, "red_ceil") == 0) {
+			NEXT_ARG();
+			if (sfb_get_red_prob(&red_ceil, "red_ceil", *argv))
+				return -1;
+			red_set[TCA_SFB_AQM_RED_CEIL] = true;
+		} else if (strcmp(*argv, "red") == 0) {
+			red = 1;
+		} else if (strcmp(*argv, "nored") == 0) {
+			red = 0;
+		} else if (strcmp(*argv, "red_gentle") == 0) {
+			red_gentle = 1;
+		} else if (strcmp(*argv, "nored_gentle") == 0) {
+			red_gentle = 0;
 		} else {
 			if (strcmp(*argv, "help") != 0)
 				fprintf(stderr, "What is \"%s\"?\n", *argv);
@@ -332,6 +430,15 @@ static int sfb_parse_opt(AQM_QU_CONST struct qdisc_util *qu, int argc,
 		}
 		argc--;
 		argv++;
+	}
+
+	/* both thresholds given: the kernel's order, named here (one alone
+	 * is checked by the kernel against the other's value in use)
+	 */
+	if (red_set[TCA_SFB_AQM_RED_MIN] && red_set[TCA_SFB_AQM_RED_MAX] &&
+	    red_vals[TCA_SFB_AQM_RED_MAX] <= red_vals[TCA_SFB_AQM_RED_MIN]) {
+		sfb_illegal("red_max", "must be above red_min");
+		return -1;
 	}
 
 	/* the built-in's rule: one of max and target from the other */
@@ -361,6 +468,16 @@ static int sfb_parse_opt(AQM_QU_CONST struct qdisc_util *qu, int argc,
 		addattr8(n, 1024, TCA_SFB_AQM_WARM_RAISE, warm_raise);
 	if (dec_emptied != -1)
 		addattr8(n, 1024, TCA_SFB_AQM_DEC_EMPTIED, dec_emptied);
+	if (red != -1)
+		addattr8(n, 1024, TCA_SFB_AQM_RED, red);
+	aqm_u32_opts_put(n, sfb_red_opts, ARRAY_SIZE(sfb_red_opts), red_vals,
+			 red_set);
+	if (red_set[TCA_SFB_AQM_RED_MAX_P])
+		aqm_addattr_ratio(n, 1024, TCA_SFB_AQM_RED_MAX_P, &red_max_p);
+	if (red_set[TCA_SFB_AQM_RED_CEIL])
+		aqm_addattr_ratio(n, 1024, TCA_SFB_AQM_RED_CEIL, &red_ceil);
+	if (red_gentle != -1)
+		addattr8(n, 1024, TCA_SFB_AQM_RED_GENTLE, red_gentle);
 	addattr_nest_end(n, tail);
 	return 0;
 }
@@ -405,6 +522,56 @@ static void sfb_print_bytes(const char *key, __u32 bytes)
 	print_uint(PRINT_JSON, key, NULL, bytes);
 	print_string(PRINT_FP, NULL, "%s ", key);
 	print_string(PRINT_FP, NULL, "%s ", buf);
+}
+
+/*
+ * A flag that is on by default (red_gentle): JSON always has @key, the
+ * text the word or its "no" form, so that it parses back either way.
+ */
+static void sfb_print_onoff(const char *key, bool on)
+{
+	print_bool(PRINT_JSON, key, NULL, on);
+	print_string(PRINT_FP, NULL, on ? "%s " : "no%s ", key);
+}
+
+/* A u32 attribute in packets of a bin: "5p". */
+static void sfb_print_packets(const char *key, struct rtattr *attr)
+{
+	char fmt[24];
+
+	if (!sfb_attr_ok(attr, sizeof(__u32)))
+		return;
+	snprintf(fmt, sizeof(fmt), "%s %%up ", key);
+	print_uint(PRINT_ANY, key, fmt, rta_getattr_u32(attr));
+}
+
+/*
+ * SFRED's options, in the text only while red is on ("red red_min 5p ...
+ * red_gentle"), in JSON always (red false: what red would use).
+ */
+static void sfb_print_red(struct rtattr **tb)
+{
+	bool red;
+
+	if (!sfb_attr_ok(tb[TCA_SFB_AQM_RED], sizeof(__u8)))
+		return;	/* linux-aqm's sfb before SFRED */
+	red = rta_getattr_u8(tb[TCA_SFB_AQM_RED]);
+	if (!red && !is_json_context())
+		return;
+	aqm_print_flag("red", red);
+	sfb_print_packets("red_min", tb[TCA_SFB_AQM_RED_MIN]);
+	sfb_print_packets("red_max", tb[TCA_SFB_AQM_RED_MAX]);
+	aqm_print_ratio_attr("red_max_p", tb[TCA_SFB_AQM_RED_MAX_P], false);
+	aqm_print_ratio_attr("red_ceil", tb[TCA_SFB_AQM_RED_CEIL], false);
+	if (sfb_attr_ok(tb[TCA_SFB_AQM_RED_INTERVAL], sizeof(__u32)))
+		aqm_print_time("red_interval",
+			       rta_getattr_u32(tb[TCA_SFB_AQM_RED_INTERVAL]));
+	if (sfb_attr_ok(tb[TCA_SFB_AQM_RED_WLOG], sizeof(__u32)))
+		print_uint(PRINT_ANY, "red_wlog", "red_wlog %u ",
+			   rta_getattr_u32(tb[TCA_SFB_AQM_RED_WLOG]));
+	if (sfb_attr_ok(tb[TCA_SFB_AQM_RED_GENTLE], sizeof(__u8)))
+		sfb_print_onoff("red_gentle",
+				rta_getattr_u8(tb[TCA_SFB_AQM_RED_GENTLE]));
 }
 
 /* What the built-in prints of TCA_SFB_PARMS, to the character. */
@@ -477,6 +644,7 @@ static int sfb_print_opt(AQM_QU_CONST struct qdisc_util *qu, FILE *f,
 	if (sfb_attr_ok(tb[TCA_SFB_AQM_DEC_EMPTIED], sizeof(__u8)))
 		aqm_print_flag("dec_emptied",
 			       rta_getattr_u8(tb[TCA_SFB_AQM_DEC_EMPTIED]));
+	sfb_print_red(tb);
 	return 0;
 }
 

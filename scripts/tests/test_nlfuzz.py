@@ -29,6 +29,13 @@ def test_spec_numbers_attributes_as_the_uapi() -> None:
     assert sfb["parms"].min_len == 36
     assert sfb["aqm-warm-raise"].atype == 9
     assert (sfb["aqm-levels"].lo, sfb["aqm-levels"].hi) == (1, 16)
+    assert sfb["aqm-red"].atype == 10 and sfb["aqm-red"].hi == 1
+    assert (sfb["aqm-red-min"].lo, sfb["aqm-red-min"].hi) == (0, 32766)
+    assert (sfb["aqm-red-max"].lo, sfb["aqm-red-max"].hi) == (1, 32767)
+    assert sfb["aqm-red-max-p"].kind == "ratio" and sfb["aqm-red-max-p"].atype == 13
+    assert sfb["aqm-red-ceil"].kind == "ratio" and sfb["aqm-red-ceil"].atype == 14
+    assert (sfb["aqm-red-interval"].lo, sfb["aqm-red-interval"].hi) == (0, 60 * 10**6)
+    assert sfb["aqm-red-wlog"].hi == 16 and sfb["aqm-red-gentle"].atype == 17
     pi = {a.name: a for a in nlfuzz.load_spec(SPEC, "pi")}
     assert pi["a"].kind == "ratio"
     assert pi["limit"].atype == 1 and pi["limit"].hi == 1048576

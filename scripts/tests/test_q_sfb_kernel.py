@@ -41,6 +41,16 @@ AQM_WORDS = [
     ["nowarm_raise"],
     ["dec_emptied"],
     ["nodec_emptied"],
+    ["red"],
+    ["nored"],
+    ["red_min", "5"],
+    ["red_max", "10p"],
+    ["red_max_p", "1/10"],
+    ["red_ceil", "0.5"],
+    ["red_interval", "500ms"],
+    ["red_wlog", "4"],
+    ["red_gentle"],
+    ["nored_gentle"],
 ]
 
 

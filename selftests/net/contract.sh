@@ -22,6 +22,7 @@ QDISCS=(
 	"afd limit 200 qref 20 ecn|limit 5 qref 2"
 	"blue limit 200 threshold 100 ecn|limit 5 threshold 2"
 	"sfb limit 200|limit 5"
+	"sfb limit 200 red|limit 5 red_min 1 red_max 2"
 )
 PER_QDISC=8
 tap_plan $((${#QDISCS[@]} * PER_QDISC))

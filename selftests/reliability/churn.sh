@@ -22,6 +22,7 @@ QDISCS=(
 	"afd|limit 400 qref 50|limit 20 qref 5 ecn"
 	"blue|limit 400 threshold 100|limit 20 threshold 5 ecn"
 	"sfb|limit 400|limit 20 max 10 target 5"
+	"sfb|limit 400 red|limit 20 max 10 target 5 red_min 2 red_max 4"
 )
 PARENTS=(htb tbf mq)
 

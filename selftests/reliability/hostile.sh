@@ -39,6 +39,7 @@ QDISCS=(
 	"afd limit 1000 ecn"
 	"blue limit 1000 threshold 300 ecn"
 	"sfb limit 1000"
+	"sfb limit 1000 red"
 )
 
 tap_plan $((${#QDISCS[@]} * 3))

@@ -30,6 +30,7 @@ QDISCS=(
 	"afd|limit 1000 qref 50 ecn|limit 500 qref 30"
 	"blue|limit 1000 threshold 200 ecn|limit 500 threshold 100"
 	"sfb|limit 1000|limit 500 rehash 5000 db 2000 warm_raise"
+	"sfb|limit 1000 red|limit 500 rehash 5000 db 2000 nored"
 )
 
 tap_plan ${#QDISCS[@]}

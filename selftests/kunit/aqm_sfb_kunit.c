@@ -5,7 +5,8 @@
  * the per-bin rules of Fig. 14, p_min over the L levels, the
  * misclassification probability of equation (1), the moving hash with
  * double buffering of IV-D, the penalty rate limiter, the statistics and
- * the allocation limits.
+ * the allocation limits; and SFRED (IV-A, AQM_SFB_RED): each bin's EWMA,
+ * RED curve and adaptive max_p in place of BLUE's p_m.
  *
  * The bin sets get fixed keys, so every bin is known in advance: the
  * expected bins and flow ids below were computed with an independent
@@ -212,11 +213,12 @@ static void aqm_sfb_params_limits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), -EINVAL);
 	p.blue.freeze_us = U32_MAX - 1;
 	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), 0);
-	p.flags = AQM_SFB_FLAGS;
+	/* every BLUE policy at once; RED refuses some, aqm_sfb_red_params */
+	p.flags = AQM_SFB_FLAGS & ~AQM_SFB_RED;
 	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), 0);
 	p.flags = AQM_SFB_WARM_RAISE;
 	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), 0);
-	p.flags = BIT(4);
+	p.flags = BIT(5);
 	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), -EINVAL);
 	p.flags = U32_MAX;
 	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), -EINVAL);
@@ -1303,6 +1305,716 @@ static void aqm_sfb_penalty_overflow(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tb.tokens, 0ULL);
 }
 
+/* ====================================================================== */
+/* SFRED (IV-A's per-bin RED with adaptive max_p, AQM_SFB_RED) */
+
+/* an average of x packets, Q16 (struct aqm_sfb_red_bin.avg) */
+#define PKTS(x)		((u32)(x) << AQM_ARED_AVG_SHIFT)
+/* a bin's max_p is kept in 2^-31 units: 1/4 there */
+#define QUARTER31	BIT(29)
+
+/*
+ * L x N bins in SFRED mode: min_th 5, max_th 10 packets with the gentle
+ * region (p_b 1 from 20), a fresh bin's max_p 1/4 (QUARTER31 in the bin),
+ * ceil 1, wlog 16 (an average less than a packet from the bin's count
+ * stays put: (q - avg) >> 16 is 0), intervals of 100 ms from T0 (the
+ * first ends at T0 + 100 ms, as sch_sfb sets it), no rehash.
+ */
+static struct aqm_sfb *sfred_new(struct kunit *test, u32 levels, u32 nbins)
+{
+	struct aqm_sfb *s = sfb_new(test, levels, nbins);
+	struct aqm_sfb_red_params *r = &s->params.red;
+
+	s->params.flags = AQM_SFB_RED;
+	s->params.rehash_ns = 0;
+	s->params.warmup_ns = 0;
+	KUNIT_ASSERT_EQ(test, aqm_ared_curve_set(&r->curve, 5, 10, true), 0);
+	r->curve.interval = MS(100);
+	r->max_p = ONE / 4;
+	r->ceil = ONE;
+	r->wlog = 16;
+	KUNIT_ASSERT_EQ(test, aqm_sfb_params_check(&s->params), 0);
+	s->red_next = T0 + MS(100);
+	KUNIT_ASSERT_EQ(test, s->red_epoch, 0U);
+	return s;
+}
+
+/* a bin of the active set, made current, with this average and count */
+static struct aqm_sfb_bin *red_set(struct aqm_sfb *s, u32 l, u32 n, u32 avg,
+				   u32 qlen)
+{
+	struct aqm_sfb_bin *bin = aqm_sfb_bin(s, aqm_sfb_active(s), l, n);
+
+	bin->red.avg = avg;
+	bin->qlen = qlen;
+	return bin;
+}
+
+/* the RED state of a bin of set 0, whatever its generation */
+static const struct aqm_sfb_red_bin *red_at(const struct aqm_sfb *s, u32 l,
+					    u32 n)
+{
+	return &aqm_sfb_bin_at(s, 0, l, n)->red;
+}
+
+/* an arrival, not counted: the counts stay as the test set them */
+static void red_arrive(struct aqm_sfb *s, u32 id, u64 now,
+		       struct aqm_sfb_res *res)
+{
+	aqm_sfb_tick(s, now);
+	aqm_sfb_arrive(s, id, now, res);
+}
+
+/* AQM_SFB_RED's parameters are checked with the flag only. */
+static void aqm_sfb_red_params(struct kunit *test)
+{
+	struct aqm_sfb_params p, d;
+
+	aqm_sfb_params_default(&d);
+	/* the defaults: 5 and 10 packets, gentle, 0.1 up to 1, 500 ms, 1/16 */
+	KUNIT_EXPECT_EQ(test, d.red.curve.min_th, 5U);
+	KUNIT_EXPECT_EQ(test, d.red.curve.max_th, 10U);
+	KUNIT_EXPECT_TRUE(test, d.red.curve.gentle);
+	KUNIT_EXPECT_EQ(test, d.red.curve.inv_delta, 858993459ULL);
+	KUNIT_EXPECT_EQ(test, d.red.curve.inv_max, 429496729ULL);
+	KUNIT_EXPECT_EQ(test, d.red.curve.interval, MS(500));
+	KUNIT_EXPECT_EQ(test, d.red.max_p, (u64)ONE / 10);
+	KUNIT_EXPECT_EQ(test, d.red.ceil, (u64)ONE);
+	KUNIT_EXPECT_EQ(test, d.red.wlog, 4U);
+	KUNIT_EXPECT_EQ(test, d.flags & AQM_SFB_RED, 0U);
+
+	p = d;
+	p.flags |= AQM_SFB_RED;
+	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), 0);
+	p.flags = AQM_SFB_RED | AQM_SFB_DEC_ARRIVAL | AQM_SFB_WARM_ALL;
+	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), 0);
+	/* BLUE's own policies act on p_m: refused with RED */
+	p.flags = AQM_SFB_RED | AQM_SFB_DEC_EMPTIED;
+	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), -EINVAL);
+	p.flags = AQM_SFB_RED | AQM_SFB_WARM_RAISE;
+	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), -EINVAL);
+	p.flags = AQM_SFB_FLAGS;
+	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), -EINVAL);
+	p.flags = AQM_SFB_RED | BIT(5);
+	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), -EINVAL);
+	p.flags = AQM_SFB_RED;
+
+	/* thresholds: ordered, max_th <= AQM_SFB_RED_TH_MAX */
+	p.red.curve.max_th = 5;
+	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), -EINVAL);
+	p.red.curve.max_th = 4;
+	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), -EINVAL);
+	p.red.curve.max_th = 6;
+	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), 0);
+	KUNIT_EXPECT_EQ(test, aqm_ared_curve_set(&p.red.curve, 0, 1, false), 0);
+	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), 0);
+	KUNIT_EXPECT_EQ(test, aqm_ared_curve_set(&p.red.curve, 5,
+						 AQM_SFB_RED_TH_MAX, true), 0);
+	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), 0);
+	KUNIT_EXPECT_EQ(test, aqm_ared_curve_set(&p.red.curve, 5,
+						 AQM_SFB_RED_TH_MAX + 1, true),
+			0);
+	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), -EINVAL);
+	p.red.curve = d.red.curve;
+
+	/* max_p and ceil in (0, 1] */
+	p.red.max_p = 0;
+	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), -EINVAL);
+	p.red.max_p = ONE + 1;
+	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), -EINVAL);
+	p.red.max_p = ONE;
+	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), 0);
+	p.red.max_p = 1;
+	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), 0);
+	p.red.ceil = 0;
+	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), -EINVAL);
+	p.red.ceil = ONE + 1;
+	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), -EINVAL);
+	p.red.ceil = 1;
+	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), 0);
+	p.red.ceil = ONE;
+
+	/* wlog up to 16; interval 0 (max_p fixed) is valid */
+	p.red.wlog = AQM_SFB_RED_WLOG_MAX + 1;
+	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), -EINVAL);
+	p.red.wlog = AQM_SFB_RED_WLOG_MAX;
+	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), 0);
+	p.red.wlog = 0;
+	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), 0);
+	p.red.curve.interval = 0;
+	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), 0);
+
+	/* without the flag the red fields are not looked at */
+	p.red = (struct aqm_sfb_red_params) {
+		.curve = { .min_th = 7, .max_th = 7 },
+		.max_p = 0,
+		.ceil = ONE + 1,
+		.wlog = 99,
+	};
+	p.flags = AQM_SFB_DEC_EMPTIED | AQM_SFB_WARM_RAISE;
+	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), 0);
+	p.red.curve.max_th = AQM_SFB_RED_TH_MAX + 1;
+	p.flags = 0;
+	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), 0);
+	p.flags = AQM_SFB_RED;
+	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), -EINVAL);
+}
+
+/*
+ * A reset bin in RED mode reads avg 0, max_p red.max_p in 2^-31 units
+ * rounded up ((red.max_p + 1) >> 1, aqm_sfb_red_p31()) and the current
+ * red_epoch: after the allocation, a switch and a reset. The bins are
+ * reset lazily: the values are those at its first touch.
+ */
+static void aqm_sfb_red_reset(struct kunit *test)
+{
+	struct aqm_sfb *s = sfb_new(test, 2, 16);
+	const struct aqm_sfb_red_bin *r;
+	struct aqm_sfb_bin *bin;
+	struct aqm_sfb_res res;
+	u32 l;
+
+	/* the allocation: epoch 0, the first interval ends at T0 + 500 ms */
+	KUNIT_EXPECT_EQ(test, s->red_epoch, 0U);
+	KUNIT_EXPECT_EQ(test, s->red_next, T0 + MS(500));
+	s->params.flags |= AQM_SFB_RED;
+	KUNIT_ASSERT_EQ(test, aqm_sfb_params_check(&s->params), 0);
+	/* (1250 - 500) / 500 + 1 = 2 intervals ended */
+	aqm_sfb_tick(s, T0 + MS(1250));
+	KUNIT_EXPECT_EQ(test, s->red_epoch, 2U);
+
+	/* the default max_p, 2^32 / 10 = 429496729, halved up: 214748365 */
+	bin = aqm_sfb_bin(s, 0, 0, 3);
+	KUNIT_EXPECT_EQ(test, bin->red.avg, 0U);
+	KUNIT_EXPECT_EQ(test, bin->red.max_p, 214748365U);
+	KUNIT_EXPECT_EQ(test, bin->red.epoch, 2U);
+	KUNIT_EXPECT_EQ(test, bin->red.pad, 0U);
+	KUNIT_EXPECT_EQ(test, bin->qlen, 0U);
+	KUNIT_EXPECT_EQ(test, aqm_sfb_bin_prob(s, bin), 0LL);
+	/*
+	 * Its first arrival is in the interval of its reset: no step (avg 0
+	 * is below min_th + 0.4 (max_th - min_th) and max_p >= 0.01, so a
+	 * step would lower it).
+	 */
+	aqm_sfb_arrive(s, FLOW_U, T0 + MS(1250), &res);
+	KUNIT_EXPECT_EQ(test, res.p_min, 0LL);
+	for (l = 0; l < 2; l++) {
+		r = red_at(s, l, res.idx[0][l]);
+		KUNIT_EXPECT_EQ(test, r->max_p, 214748365U);
+		KUNIT_EXPECT_EQ(test, r->epoch, 2U);
+		KUNIT_EXPECT_EQ(test, r->avg, 0U);
+	}
+
+	/* FLOW_U's bins polluted, then a switch resets set 0 */
+	for (l = 0; l < 2; l++) {
+		bin = red_set(s, l, res.idx[0][l], PKTS(20), 20);
+		bin->red.max_p = 12345;
+	}
+	KUNIT_EXPECT_EQ(test, aqm_sfb_lookup(s, 0, FLOW_U, NULL), ONE);
+	aqm_sfb_swap(s, T0 + MS(1250), &sfb_keys[0]);
+	KUNIT_EXPECT_EQ(test, aqm_sfb_active(s), 1U);
+	KUNIT_EXPECT_EQ(test, aqm_sfb_lookup(s, 0, FLOW_U, NULL), 0LL);
+	aqm_sfb_tick(s, T0 + MS(1500));
+	KUNIT_EXPECT_EQ(test, s->red_epoch, 3U);
+	/* red.max_p as it is at the first touch: 1 is 2^31 in a bin */
+	s->params.red.max_p = ONE;
+	for (l = 0; l < 2; l++) {
+		bin = aqm_sfb_bin(s, 0, l, res.idx[0][l]);
+		KUNIT_EXPECT_EQ(test, bin->red.avg, 0U);
+		KUNIT_EXPECT_EQ(test, bin->red.max_p, (u32)BIT(31));
+		KUNIT_EXPECT_EQ(test, bin->red.epoch, 3U);
+		KUNIT_EXPECT_EQ(test, bin->qlen, 0U);
+	}
+
+	/* the active set 1 written, then a reset */
+	aqm_sfb_arrive(s, FLOW_U, T0 + MS(1500), &res);
+	for (l = 0; l < 2; l++) {
+		bin = red_set(s, l, res.idx[1][l], PKTS(20), 20);
+		bin->red.max_p = 12345;
+		bin->red.epoch = 0;
+	}
+	KUNIT_EXPECT_EQ(test, aqm_sfb_lookup(s, 1, FLOW_U, NULL), ONE);
+	aqm_sfb_reset(s, T0 + MS(1600), sfb_keys);
+	KUNIT_EXPECT_EQ(test, aqm_sfb_active(s), 1U);
+	KUNIT_EXPECT_EQ(test, aqm_sfb_lookup(s, 1, FLOW_U, NULL), 0LL);
+	/* the least red.max_p, 2^-32, is 2^-31 in a bin, not 0 */
+	s->params.red.max_p = 1;
+	for (l = 0; l < 2; l++) {
+		bin = aqm_sfb_bin(s, 1, l, res.idx[1][l]);
+		KUNIT_EXPECT_EQ(test, bin->red.avg, 0U);
+		KUNIT_EXPECT_EQ(test, bin->red.max_p, 1U);
+		KUNIT_EXPECT_EQ(test, bin->red.epoch, 3U);
+		KUNIT_EXPECT_EQ(test, bin->qlen, 0U);
+	}
+}
+
+/*
+ * The EWMA: an arrival into a bin of count q moves its average by exactly
+ * (q 2^16 - avg) >> wlog toward q (the difference rounded down, so a
+ * falling average rounds up), from the count before the arrival; q
+ * saturates at 65535 packets. L = 2, N = 16: FLOW_U's bins 3 and 14, both
+ * checked; interval 0: no AIMD step.
+ */
+static void aqm_sfb_red_ewma(struct kunit *test)
+{
+	static const struct {
+		u32 wlog, qlen, avg, after;
+	} ew[] = {
+		{ 2, 2, PKTS(10), PKTS(8) },		/* - (8 << 16) >> 2 */
+		{ 2, 2, PKTS(10) + 1, PKTS(8) + 1 },	/* - 524289 >> 2 */
+		{ 2, 1, 1, 16384 },			/* + 65535 >> 2 */
+		{ 4, 3, 0, 12288 },			/* + (3 << 16) >> 4 */
+		{ 4, 0, PKTS(10), 614400 },		/* - 655360 >> 4 */
+		{ 16, 1, 0, 1 },
+		{ 16, 0, 65535, 65535 },		/* 65535 >> 16 = 0 */
+		{ 0, 7, 12345, PKTS(7) },		/* the sample itself */
+		/* 65535 packets and more: (u32)65535 << 16 */
+		{ 0, 65535, 0, PKTS(65535) },
+		{ 0, 65536, 0, PKTS(65535) },
+		{ 0, U32_MAX, 0, PKTS(65535) },
+		/* unsaturated, 70000 << 16 would wrap to 0x11700000 */
+		{ 4, 70000, PKTS(65535), PKTS(65535) },
+		{ 1, U32_MAX, PKTS(65535) - 2, PKTS(65535) - 1 },
+		{ 4, 0, PKTS(65535), 4026470400U },	/* - 0xFFFF0000 >> 4 */
+	};
+	struct aqm_sfb *s = sfred_new(test, 2, 16);
+	static const u16 bu[2] = { 3, 14 };
+	struct aqm_sfb_res r;
+	int i, l;
+
+	s->params.red.curve.interval = 0;
+	s->params.red.wlog = 2;
+	/* admitted arrivals: the sample is the count found, 0, 1, 2 */
+	sfb_in(s, FLOW_U, T0, &r);
+	KUNIT_EXPECT_EQ(test, r.idx[0][0], bu[0]);
+	KUNIT_EXPECT_EQ(test, r.idx[0][1], bu[1]);
+	for (l = 0; l < 2; l++) {
+		KUNIT_EXPECT_EQ(test, red_at(s, l, bu[l])->avg, 0U);
+		KUNIT_EXPECT_EQ(test, bin_q(s, 0, l, bu[l]), 1U);
+	}
+	sfb_in(s, FLOW_U, T0 + US(1), &r);
+	for (l = 0; l < 2; l++)
+		KUNIT_EXPECT_EQ(test, red_at(s, l, bu[l])->avg, 16384U);
+	/* 16384 + (131072 - 16384) >> 2 = 16384 + 28672 */
+	sfb_in(s, FLOW_U, T0 + US(2), &r);
+	for (l = 0; l < 2; l++)
+		KUNIT_EXPECT_EQ(test, red_at(s, l, bu[l])->avg, 45056U);
+
+	for (i = 0; i < ARRAY_SIZE(ew); i++) {
+		s->params.red.wlog = ew[i].wlog;
+		for (l = 0; l < 2; l++)
+			red_set(s, l, bu[l], ew[i].avg, ew[i].qlen);
+		aqm_sfb_arrive(s, FLOW_U, T0 + MS(1), &r);
+		for (l = 0; l < 2; l++) {
+			KUNIT_EXPECT_EQ_MSG(test, red_at(s, l, bu[l])->avg,
+					    ew[i].after,
+					    "wlog %u qlen %u avg %u, level %d",
+					    ew[i].wlog, ew[i].qlen, ew[i].avg, l);
+			/* the arrival alone does not count the packet */
+			KUNIT_EXPECT_EQ(test, bin_q(s, 0, l, bu[l]), ew[i].qlen);
+		}
+	}
+}
+
+/*
+ * p_b on the RED curve at a bin's average, min_th 5, max_th 10, the bin's
+ * max_p m = 1/4 (2^30 in 2^-32 units). inv_delta = floor(2^32 / 5) =
+ * 858993459, inv_max = floor(2^32 / 10) = 429496729; frac is (avg -
+ * min_th) inv_delta (below max_th) or (avg - max_th) inv_max (gentle),
+ * rounded down to 2^-32:
+ *  6:		frac 858993459, p = floor(m frac / 2^32) = floor(214748364.75)
+ *  7.5:	frac = floor(2.5 inv_delta) = 2^31 - 1: p = floor(2^29 - 1/4),
+ *		m / 2 less one unit
+ *  10 - 2^-16:	frac = 4294954187, p = floor(frac / 4)
+ *  10:		gentle: frac 0, p = m; steep: 1
+ *  12:		frac = 2 inv_max = 858993458: p = m + floor(3 2^30 frac /
+ *		2^32) = 2^30 + floor(644245093.5)
+ *  20 - 2^-16:	frac = 4294960736, p = 2^30 + floor(3 frac / 4)
+ */
+static void aqm_sfb_red_curve(struct kunit *test)
+{
+	static const struct {
+		u32 avg;
+		s64 gentle, steep;
+	} pb[] = {
+		{ 0, 0, 0 },
+		{ PKTS(5) - 1, 0, 0 },
+		{ PKTS(5), 0, 0 },
+		{ PKTS(6), 214748364, 214748364 },
+		{ PKTS(15) / 2, ONE / 8 - 1, ONE / 8 - 1 },
+		{ PKTS(10) - 1, 1073738546, 1073738546 },
+		{ PKTS(10), ONE / 4, ONE },
+		{ PKTS(12), 1717986917, ONE },
+		{ PKTS(20) - 1, 4294962376LL, ONE },
+		{ PKTS(20), ONE, ONE },
+		{ PKTS(65535), ONE, ONE },
+	};
+	static const u16 bu[3] = { 3, 14, 15 };
+	/* three averages, 20, 7.5 and 12, with counts that keep them */
+	static const u32 avg3[3] = { PKTS(20), PKTS(15) / 2, PKTS(12) };
+	static const u32 q3[3] = { 20, 7, 12 };
+	struct aqm_sfb *s = sfred_new(test, 3, 16);
+	struct aqm_sfb_bin *bin;
+	struct aqm_sfb_res r;
+	u32 q;
+	int i, k, l;
+
+	s->params.red.curve.interval = 0;
+	/* every bin of FLOW_U below min_th: p_min 0, not marked */
+	for (l = 0; l < 3; l++)
+		red_set(s, l, bu[l], PKTS(5) - 1, 4);
+	KUNIT_EXPECT_EQ(test, aqm_sfb_lookup(s, 0, FLOW_U, &q), 0LL);
+	KUNIT_EXPECT_EQ(test, q, 4U);
+	aqm_sfb_arrive(s, FLOW_U, T0, &r);
+	for (l = 0; l < 3; l++) {
+		KUNIT_EXPECT_EQ(test, r.idx[0][l], bu[l]);
+		KUNIT_EXPECT_EQ(test, red_at(s, l, bu[l])->avg, PKTS(5) - 1);
+		KUNIT_EXPECT_EQ(test, red_at(s, l, bu[l])->max_p, QUARTER31);
+	}
+	KUNIT_EXPECT_EQ(test, r.p_min, 0LL);
+	KUNIT_EXPECT_FALSE(test, aqm_sfb_penalized(&r));
+
+	/* one bin along the curve, gentle, then without the gentle region */
+	bin = aqm_sfb_bin(s, 0, 0, bu[0]);
+	for (i = 0; i < ARRAY_SIZE(pb); i++) {
+		bin->red.avg = pb[i].avg;
+		KUNIT_EXPECT_EQ_MSG(test, aqm_sfb_bin_prob(s, bin), pb[i].gentle,
+				    "gentle, avg %u", pb[i].avg);
+	}
+	KUNIT_ASSERT_EQ(test, aqm_ared_curve_set(&s->params.red.curve, 5, 10,
+						 false), 0);
+	for (i = 0; i < ARRAY_SIZE(pb); i++) {
+		bin->red.avg = pb[i].avg;
+		KUNIT_EXPECT_EQ_MSG(test, aqm_sfb_bin_prob(s, bin), pb[i].steep,
+				    "not gentle, avg %u", pb[i].avg);
+	}
+	KUNIT_ASSERT_EQ(test, aqm_ared_curve_set(&s->params.red.curve, 5, 10,
+						 true), 0);
+
+	/* p_min is the least p_b of the L bins, wherever it is */
+	for (k = 0; k < 3; k++) {
+		for (l = 0; l < 3; l++)
+			red_set(s, l, bu[l], avg3[(l + k) % 3], q3[(l + k) % 3]);
+		KUNIT_EXPECT_EQ_MSG(test, aqm_sfb_lookup(s, 0, FLOW_U, &q),
+				    ONE / 8 - 1, "rotation %d", k);
+		KUNIT_EXPECT_EQ(test, q, 7U);
+		aqm_sfb_arrive(s, FLOW_U, T0 + MS(1), &r);
+		KUNIT_EXPECT_EQ_MSG(test, r.p_min, ONE / 8 - 1, "rotation %d",
+				    k);
+		KUNIT_EXPECT_EQ(test, r.minqlen, 7U);
+		KUNIT_EXPECT_EQ(test, r.maxqlen, 20U);
+		KUNIT_EXPECT_FALSE(test, aqm_sfb_penalized(&r));
+	}
+	/* with the 7.5 bin at 12 instead, the least is 12's */
+	red_set(s, 0, bu[0], PKTS(12), 12);
+	red_set(s, 1, bu[1], PKTS(20), 20);
+	red_set(s, 2, bu[2], PKTS(12), 12);
+	KUNIT_EXPECT_EQ(test, aqm_sfb_lookup(s, 0, FLOW_U, NULL), 1717986917LL);
+}
+
+/*
+ * Floyd's AIMD on each bin's max_p, one step per bin per interval at its
+ * first arrival in it, from the average before that arrival. min_th 5,
+ * max_th 10: max_p rises above 5 + 0.6 * 5 = 8 packets (avg > 524288),
+ * falls below 7 (avg < 458752). L = 8, N = 16: FLOW_U's bins (3, 14, 15,
+ * 10, 2, 14, 0, 8), all at max_p 1/4 (2^30 in 2^-32 units, 2^29 in the
+ * bin's 2^-31). Rise: + min(0.01, max_p / 4) = + 42949672: 1116691496,
+ * 1159641168, 1202590840, stored halved (even: exact). Fall: * 0.9,
+ * rounded down, then halved up into the bin: floor(2^30 9 / 10) =
+ * 966367641, stored 483183821 (966367642 in 2^-32); then floor(869730877.8)
+ * = 869730877, stored 434865439 (869730878); then floor(782757790.2),
+ * stored 391378895. wlog 16 keeps every average where it is set.
+ */
+static void aqm_sfb_red_adapt(struct kunit *test)
+{
+	enum { M = QUARTER31, R1 = 558345748, R2 = 579820584, R3 = 601295420,
+	       F1 = 483183821, F2 = 434865439, F3 = 391378895 };
+	static const u16 bu[8] = { 3, 14, 15, 10, 2, 14, 0, 8 };
+	static const struct {
+		u32 avg;
+		u32 qlen;	/* within a packet below avg */
+		u32 p[3];	/* max_p after the steps of intervals 1, 2, 7 */
+	} lv[8] = {
+		{ PKTS(9), 9, { R1, R2, R3 } },
+		{ PKTS(6), 6, { F1, F2, F3 } },
+		{ PKTS(15) / 2, 7, { M, M, M } },	/* in the band */
+		{ PKTS(8), 8, { M, M, M } },		/* not above 8 */
+		{ PKTS(8) + 1, 8, { R1, R2, R3 } },
+		{ PKTS(7), 7, { M, M, M } },		/* not below 7 */
+		{ PKTS(7) - 1, 6, { F1, F2, F3 } },
+		{ PKTS(20), 20, { R1, R2, R3 } },	/* p_b 1 */
+	};
+	struct aqm_sfb *s = sfred_new(test, 8, 16);
+	struct aqm_sfb_res r;
+	int i, l;
+
+	for (l = 0; l < 8; l++)
+		red_set(s, l, bu[l], lv[l].avg, lv[l].qlen);
+	/* interval 0 [T0, T0 + 100 ms): the bins' own, no step */
+	red_arrive(s, FLOW_U, T0 + MS(50), &r);
+	aqm_sfb_tick(s, T0 + MS(100) - 1);
+	KUNIT_EXPECT_EQ(test, s->red_epoch, 0U);
+	for (l = 0; l < 8; l++) {
+		KUNIT_EXPECT_EQ(test, r.idx[0][l], bu[l]);
+		KUNIT_EXPECT_EQ(test, red_at(s, l, bu[l])->max_p, (u32)M);
+	}
+
+	/* interval 1: one step at the first arrival, none at the others */
+	red_arrive(s, FLOW_U, T0 + MS(100), &r);
+	KUNIT_EXPECT_EQ(test, s->red_epoch, 1U);
+	KUNIT_EXPECT_EQ(test, s->red_next, T0 + MS(200));
+	for (i = 0; i < 10; i++) {
+		/* 9 more, the last at T0 + 200 ms - 1 ns */
+		if (i)
+			red_arrive(s, FLOW_U, T0 + MS(200) - 1 - MS(9 - i), &r);
+		KUNIT_EXPECT_EQ(test, s->red_epoch, 1U);
+		for (l = 0; l < 8; l++) {
+			KUNIT_EXPECT_EQ_MSG(test, red_at(s, l, bu[l])->max_p,
+					    lv[l].p[0], "level %d, arrival %d",
+					    l, i);
+			KUNIT_EXPECT_EQ(test, red_at(s, l, bu[l])->epoch, 1U);
+			KUNIT_EXPECT_EQ(test, red_at(s, l, bu[l])->avg,
+					lv[l].avg);
+		}
+	}
+	/* interval 2 */
+	red_arrive(s, FLOW_U, T0 + MS(200), &r);
+	red_arrive(s, FLOW_U, T0 + MS(250), &r);
+	KUNIT_EXPECT_EQ(test, s->red_epoch, 2U);
+	for (l = 0; l < 8; l++)
+		KUNIT_EXPECT_EQ_MSG(test, red_at(s, l, bu[l])->max_p,
+				    lv[l].p[1], "level %d", l);
+
+	/*
+	 * One tick at T0 + 750 ms: the intervals that ended at 300, 400, 500,
+	 * 600 and 700 ms, (750 - 300) / 100 + 1 = 5, with one division; the
+	 * bins then take one step, not five.
+	 */
+	aqm_sfb_tick(s, T0 + MS(750));
+	KUNIT_EXPECT_EQ(test, s->red_epoch, 7U);
+	KUNIT_EXPECT_EQ(test, s->red_next, T0 + MS(800));
+	for (l = 0; l < 8; l++)
+		KUNIT_EXPECT_EQ(test, red_at(s, l, bu[l])->max_p, lv[l].p[1]);
+	red_arrive(s, FLOW_U, T0 + MS(750), &r);
+	red_arrive(s, FLOW_U, T0 + MS(799), &r);
+	KUNIT_EXPECT_EQ(test, s->red_epoch, 7U);
+	for (l = 0; l < 8; l++) {
+		KUNIT_EXPECT_EQ_MSG(test, red_at(s, l, bu[l])->max_p,
+				    lv[l].p[2], "level %d", l);
+		KUNIT_EXPECT_EQ(test, red_at(s, l, bu[l])->epoch, 7U);
+	}
+
+	/*
+	 * The step reads the average before the arrival's sample: level 3 at
+	 * 8 packets exactly with 20 queued and wlog 0: no rise in interval
+	 * 8, where its average becomes 20; a rise in interval 9.
+	 */
+	s->params.red.wlog = 0;
+	red_set(s, 3, bu[3], PKTS(8), 20);
+	red_arrive(s, FLOW_U, T0 + MS(800), &r);
+	KUNIT_EXPECT_EQ(test, s->red_epoch, 8U);
+	KUNIT_EXPECT_EQ(test, red_at(s, 3, bu[3])->max_p, (u32)M);
+	KUNIT_EXPECT_EQ(test, red_at(s, 3, bu[3])->avg, PKTS(20));
+	red_arrive(s, FLOW_U, T0 + MS(900), &r);
+	KUNIT_EXPECT_EQ(test, s->red_epoch, 9U);
+	KUNIT_EXPECT_EQ(test, red_at(s, 3, bu[3])->max_p, (u32)R1);
+}
+
+/*
+ * max_p's bounds: with ceil 1 it never passes 1 (2^31 in a bin); with a
+ * ceil it rises while at most the ceil, so once past it, it stops (and
+ * still falls); interval 0 keeps max_p fixed. L = 2, N = 16: FLOW_U's
+ * bins 3 and 14, both at 9 packets (above the band) unless said.
+ */
+static void aqm_sfb_red_ceil(struct kunit *test)
+{
+	struct aqm_sfb *s = sfred_new(test, 2, 16);
+	struct aqm_sfb_bin *b0, *b1;
+	struct aqm_sfb_res r;
+	u32 e;
+
+	b0 = red_set(s, 0, 3, PKTS(9), 9);
+	b1 = red_set(s, 1, 14, PKTS(9), 9);
+	/* ceil 1: 1 - 1000 2^-32 and 1 both end at 1, and stay */
+	b0->red.max_p = (ONE - 1000) >> 1;
+	b1->red.max_p = ONE >> 1;
+	red_arrive(s, FLOW_U, T0 + MS(100), &r);
+	KUNIT_EXPECT_EQ(test, b0->red.max_p, (u32)BIT(31));
+	KUNIT_EXPECT_EQ(test, b1->red.max_p, (u32)BIT(31));
+	red_arrive(s, FLOW_U, T0 + MS(200), &r);
+	KUNIT_EXPECT_EQ(test, s->red_epoch, 2U);
+	KUNIT_EXPECT_EQ(test, b0->red.max_p, (u32)BIT(31));
+	KUNIT_EXPECT_EQ(test, b1->red.max_p, (u32)BIT(31));
+	/* p_b with max_p 1 at 9 packets: frac = floor(4 inv_delta) */
+	KUNIT_EXPECT_EQ(test, r.p_min, 3435973836LL);
+
+	/*
+	 * ceil 1/2 (2^31): at the ceil it rises once, 2^31 + 42949672 =
+	 * 2190433320 (stored 1095216660), then no more; a max_p 2 units
+	 * above the ceil does not rise.
+	 */
+	s->params.red.ceil = ONE / 2;
+	b0->red.max_p = BIT(30);
+	b1->red.max_p = BIT(30) + 1;
+	red_arrive(s, FLOW_U, T0 + MS(300), &r);
+	KUNIT_EXPECT_EQ(test, b0->red.max_p, 1095216660U);
+	KUNIT_EXPECT_EQ(test, b1->red.max_p, (u32)BIT(30) + 1);
+	red_arrive(s, FLOW_U, T0 + MS(400), &r);
+	KUNIT_EXPECT_EQ(test, s->red_epoch, 4U);
+	KUNIT_EXPECT_EQ(test, b0->red.max_p, 1095216660U);
+	KUNIT_EXPECT_EQ(test, b1->red.max_p, (u32)BIT(30) + 1);
+	/* the ceiling bounds the rise only: floor((2^31 + 2) 0.9) =
+	 * 1932735285, halved up
+	 */
+	b1->red.avg = PKTS(6);
+	b1->qlen = 6;
+	red_arrive(s, FLOW_U, T0 + MS(500), &r);
+	KUNIT_EXPECT_EQ(test, b0->red.max_p, 1095216660U);
+	KUNIT_EXPECT_EQ(test, b1->red.max_p, 966367643U);
+
+	/*
+	 * Interval 0: the clock stops and no bin steps, even one whose
+	 * epoch is not the current one.
+	 */
+	s->params.red.ceil = ONE;
+	s->params.red.curve.interval = 0;
+	e = s->red_epoch;
+	b0->red.epoch = e - 1;
+	b1->red.epoch = e - 1;
+	red_arrive(s, FLOW_U, T0 + 10 * NSEC_PER_SEC, &r);
+	red_arrive(s, FLOW_U, T0 + 20 * NSEC_PER_SEC, &r);
+	KUNIT_EXPECT_EQ(test, s->red_epoch, e);
+	KUNIT_EXPECT_EQ(test, s->red_next, T0 + MS(600));
+	KUNIT_EXPECT_EQ(test, b0->red.max_p, 1095216660U);
+	KUNIT_EXPECT_EQ(test, b1->red.max_p, 966367643U);
+	KUNIT_EXPECT_EQ(test, b0->red.epoch, e - 1);
+	KUNIT_EXPECT_EQ(test, b1->red.epoch, e - 1);
+}
+
+/*
+ * A flow all of whose bins give p_b = 1 is penalized; one that shares
+ * only some of them is not, until its last bin gives 1 too. L = 3, N =
+ * 16, set 0 (aqm_sfb_pmin): FLOW_U in (3, 14, 15), flow 523 in (3, 14,
+ * 6), flow 563 in (3, 14, 15). Interval 0.
+ */
+static void aqm_sfb_red_penalty(struct kunit *test)
+{
+	static const u16 bu[3] = { 3, 14, 15 };
+	struct aqm_sfb *s = sfred_new(test, 3, 16);
+	struct aqm_sfb_res r;
+	int l;
+
+	s->params.red.curve.interval = 0;
+	for (l = 0; l < 3; l++)
+		red_set(s, l, bu[l], PKTS(20), 20);
+	aqm_sfb_arrive(s, FLOW_U, T0, &r);
+	KUNIT_EXPECT_EQ(test, r.p_min, ONE);
+	KUNIT_EXPECT_TRUE(test, aqm_sfb_penalized(&r));
+	/* misclassified: all its bins are FLOW_U's */
+	aqm_sfb_arrive(s, 563, T0, &r);
+	KUNIT_EXPECT_TRUE(test, aqm_sfb_penalized(&r));
+	KUNIT_EXPECT_EQ(test, aqm_sfb_lookup(s, 0, 563, NULL), ONE);
+
+	/* 523's third bin is fresh: p_b 0 */
+	aqm_sfb_arrive(s, 523, T0, &r);
+	KUNIT_EXPECT_EQ(test, r.idx[0][2], 6);
+	KUNIT_EXPECT_EQ(test, r.p_min, 0LL);
+	KUNIT_EXPECT_FALSE(test, aqm_sfb_penalized(&r));
+	/* just below 2 max_th: 4294962376, see aqm_sfb_red_curve */
+	red_set(s, 2, 6, PKTS(20) - 1, 19);
+	aqm_sfb_arrive(s, 523, T0, &r);
+	KUNIT_EXPECT_EQ(test, r.p_min, 4294962376LL);
+	KUNIT_EXPECT_FALSE(test, aqm_sfb_penalized(&r));
+	red_set(s, 2, 6, PKTS(20), 20);
+	aqm_sfb_arrive(s, 523, T0, &r);
+	KUNIT_EXPECT_TRUE(test, aqm_sfb_penalized(&r));
+
+	/* without the gentle region, 10 packets in every bin is enough */
+	KUNIT_ASSERT_EQ(test, aqm_ared_curve_set(&s->params.red.curve, 5, 10,
+						 false), 0);
+	for (l = 0; l < 3; l++)
+		red_set(s, l, bu[l], PKTS(10), 10);
+	aqm_sfb_arrive(s, FLOW_U, T0, &r);
+	KUNIT_EXPECT_TRUE(test, aqm_sfb_penalized(&r));
+	red_set(s, 1, bu[1], PKTS(10) - 1, 9);
+	aqm_sfb_arrive(s, FLOW_U, T0, &r);
+	KUNIT_EXPECT_EQ(test, r.p_min, 1073738546LL);
+	KUNIT_EXPECT_FALSE(test, aqm_sfb_penalized(&r));
+}
+
+/*
+ * aqm_sfb_stats() reports p_b in RED mode, not the bins' max_p. L = 2, N =
+ * 16, all bins at max_p 1/4 unless said.
+ */
+static void aqm_sfb_red_stats(struct kunit *test)
+{
+	struct aqm_sfb *s = sfred_new(test, 2, 16);
+	struct aqm_sfb_stats st;
+	struct aqm_sfb_bin *bin;
+
+	s->params.red.curve.interval = 0;
+	/* p_b 2^29 - 1 (7.5 packets), and 0 from a bin of max_p 1 */
+	red_set(s, 0, 3, PKTS(15) / 2, 3);
+	bin = red_set(s, 1, 14, 0, 3);
+	bin->red.max_p = BIT(31);
+	aqm_sfb_stats(s, &st);
+	KUNIT_EXPECT_EQ(test, st.max_p, ONE / 8 - 1);
+	/* floor((2^29 - 1) / 32) */
+	KUNIT_EXPECT_EQ(test, st.avg_p, 16777215LL);
+	KUNIT_EXPECT_EQ(test, st.full[0], 0U);
+	KUNIT_EXPECT_EQ(test, st.full[1], 0U);
+	KUNIT_EXPECT_EQ(test, st.maxqlen, 3U);
+	KUNIT_EXPECT_EQ(test, st.pkts, 3ULL);
+
+	/*
+	 * Two bins at p_b 1 (20 packets), one at m = 2^30 (10 packets,
+	 * gentle), one of max_p 1 at 4 packets (p_b 0): (2 2^32 + 2^30) / 32
+	 */
+	red_set(s, 0, 3, PKTS(20), 3);
+	red_set(s, 1, 14, PKTS(20), 3);
+	red_set(s, 1, 2, PKTS(10), 5);
+	bin = red_set(s, 0, 5, PKTS(4), 4);
+	bin->red.max_p = BIT(31);
+	aqm_sfb_stats(s, &st);
+	KUNIT_EXPECT_EQ(test, st.max_p, ONE);
+	KUNIT_EXPECT_EQ(test, st.avg_p, 301989888LL);
+	KUNIT_EXPECT_EQ(test, st.full[0], 1U);
+	KUNIT_EXPECT_EQ(test, st.full[1], 1U);
+	KUNIT_EXPECT_EQ(test, st.full[2], 0U);
+	KUNIT_EXPECT_EQ(test, st.maxqlen, 5U);
+	KUNIT_EXPECT_EQ(test, st.pkts, 7ULL);
+}
+
+/*
+ * BLUE mode with SFRED's parameters in place but not the flag: an arrival
+ * into a bin at bin_size raises p_m by delta1, and aqm_sfb_tick() does
+ * not count intervals. Linux's defaults: bin_size 20, delta1 66/65536,
+ * freeze 1 us.
+ */
+static void aqm_sfb_red_off(struct kunit *test)
+{
+	struct aqm_sfb *s = sfb_new(test, 2, 16);
+	struct aqm_sfb_res r;
+
+	KUNIT_ASSERT_EQ(test, s->params.flags, (u32)AQM_SFB_DEC_ARRIVAL);
+	aqm_sfb_bin(s, 0, 0, 3)->qlen = 20;
+	aqm_sfb_bin(s, 0, 1, 14)->qlen = 20;
+	KUNIT_EXPECT_FALSE(test, aqm_sfb_tick(s, T0 + MS(2000)));
+	KUNIT_EXPECT_EQ(test, s->red_epoch, 0U);
+	KUNIT_EXPECT_EQ(test, s->red_next, T0 + MS(500));
+	aqm_sfb_arrive(s, FLOW_U, T0 + MS(2000), &r);
+	KUNIT_EXPECT_EQ(test, r.p_min, 66LL << 16);
+	KUNIT_EXPECT_EQ(test, bin_p(s, 0, 0, 3), 66LL << 16);
+	KUNIT_EXPECT_EQ(test, bin_p(s, 0, 1, 14), 66LL << 16);
+	aqm_sfb_arrive(s, FLOW_U, T0 + MS(2000) + US(1), &r);
+	KUNIT_EXPECT_EQ(test, r.p_min, 132LL << 16);
+	/* below bin_size: neither rule */
+	aqm_sfb_bin(s, 0, 0, 3)->qlen = 19;
+	aqm_sfb_arrive(s, FLOW_U, T0 + MS(2000) + US(2), &r);
+	KUNIT_EXPECT_EQ(test, bin_p(s, 0, 0, 3), 132LL << 16);
+	KUNIT_EXPECT_EQ(test, bin_p(s, 0, 1, 14), 198LL << 16);
+}
+
 static struct kunit_case aqm_sfb_cases[] = {
 	KUNIT_CASE(aqm_sfb_alloc_limits),
 	KUNIT_CASE(aqm_sfb_params_limits),
@@ -1320,6 +2032,15 @@ static struct kunit_case aqm_sfb_cases[] = {
 	KUNIT_CASE(aqm_sfb_penalty_packets),
 	KUNIT_CASE(aqm_sfb_penalty_bytes),
 	KUNIT_CASE(aqm_sfb_penalty_overflow),
+	KUNIT_CASE(aqm_sfb_red_params),
+	KUNIT_CASE(aqm_sfb_red_reset),
+	KUNIT_CASE(aqm_sfb_red_ewma),
+	KUNIT_CASE(aqm_sfb_red_curve),
+	KUNIT_CASE(aqm_sfb_red_adapt),
+	KUNIT_CASE(aqm_sfb_red_ceil),
+	KUNIT_CASE(aqm_sfb_red_penalty),
+	KUNIT_CASE(aqm_sfb_red_stats),
+	KUNIT_CASE(aqm_sfb_red_off),
 	{}
 };
 

@@ -12,18 +12,27 @@
 # holding a run on a tuning seed is refused, unless --tuning says that the
 # page is a tuning record (its summary then says it is not for claims).
 #
-# Usage: publish.sh [--tuning] RESULTS-DIR NAME [NOTE]
+# A long experiment published part by part (--part): the page keeps its
+# tables and raw data but no plots (the full comparison's one seed makes
+# 72 queue plots, 6 MB); the last part is published without --part.
+#
+# Usage: publish.sh [--tuning] [--part] RESULTS-DIR NAME [NOTE]
 #   NOTE: a sentence put under the header (what differs from a plain run)
 set -euo pipefail
 # shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
 
 tuning=0
-if [ "${1:-}" = --tuning ]; then
-	tuning=1
+part=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--tuning) tuning=1 ;;
+	--part) part=1 ;;
+	*) break ;;
+	esac
 	shift
-fi
-[ $# -ge 2 ] || aqm_die "usage: publish.sh [--tuning] RESULTS-DIR NAME [NOTE]"
+done
+[ $# -ge 2 ] || aqm_die "usage: publish.sh [--tuning] [--part] RESULTS-DIR NAME [NOTE]"
 src=$(realpath "$1")
 name=$2
 note=${3:-}
@@ -60,9 +69,15 @@ accel=$(grep -ho 'booting [^ ]* with [a-z]*' "$src/vm.log" 2>/dev/null | awk '{ 
 	[ "$tuning" -eq 0 ] || { echo; echo "**Tuning record: runs on tuning seeds ($tuned); not for claims.**"; }
 	[ -z "$note" ] || { echo; echo "$note"; }
 	echo
-	cat "$src/summary.md"
+	if [ "$part" -eq 1 ]; then
+		echo "**A part: the plots come with the last part (or from the raw data, as above).**"
+		echo
+		grep -v '^!\[.*\](.*\.png)$' "$src/summary.md"
+	else
+		cat "$src/summary.md"
+	fi
 } >"$dst/summary.md"
-cp "$src"/*.png "$dst/" 2>/dev/null || true
+[ "$part" -eq 1 ] || cp "$src"/*.png "$dst/" 2>/dev/null || true
 cp "$src/experiment.toml" "$dst/"
 [ ! -f "$src/calibration/calibration.json" ] || cp "$src/calibration/calibration.json" "$dst/"
 PYTHONPATH="$AQM_TOP/scripts" "$python" -m aqmtools.bench.archive pack "$src" "$dst" >/dev/null

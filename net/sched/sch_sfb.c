@@ -410,8 +410,13 @@ static void sfb_destroy(struct Qdisc *sch)
 	aqm_sfb_free(&q->sfb);
 }
 
+/* not const: Linux 6.1's NLA_POLICY_FULL_RANGE() takes a plain pointer */
 static struct netlink_range_validation sfb_penalty_bytes_range = {
 	.min = 0, .max = U32_MAX,
+};
+
+static struct netlink_range_validation sfb_red_interval_range = {
+	.max = SFB_RED_INTERVAL_MAX_US,
 };
 
 /*
@@ -420,10 +425,6 @@ static struct netlink_range_validation sfb_penalty_bytes_range = {
  * (nla_parse_nested_deprecated): tc sends TCA_OPTIONS without
  * NLA_F_NESTED. The attributes added after it are validated strictly.
  */
-static const struct netlink_range_validation sfb_red_interval_range = {
-	.max = SFB_RED_INTERVAL_MAX_US,
-};
-
 static const struct nla_policy sfb_policy[TCA_SFB_AQM_MAX + 1] = {
 	[TCA_SFB_UNSPEC]		  = { .strict_start_type =
 						TCA_SFB_AQM_LEVELS },

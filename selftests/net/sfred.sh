@@ -27,14 +27,17 @@ tap_plan 6
 dumbbell_setup 40
 trap 'dumbbell_cleanup; rm -rf "$tmp"' EXIT
 
-# qlen_samples SECONDS: the qdisc under test's queue in packets about
-# every 0.05 s, from one tc reading its commands from a pipe
+# qlen_samples SECONDS: the sfb leaf's queue in packets about every
+# 0.05 s, from one tc reading its commands from a pipe (tc 6.1 refuses a
+# second "parent" in a batch: every qdisc of the device is shown, and the
+# sfb one picked)
 qlen_samples() {
 	local end=$((SECONDS + $1))
 	while [ "$SECONDS" -lt "$end" ]; do
-		echo "qdisc show dev $BOTTLENECK_DEV parent 1:1"
+		echo "qdisc show dev $BOTTLENECK_DEV"
 		sleep 0.05
-	done | ns_rtr tc -s -batch - | awk '/ backlog / { print $3 + 0 }'
+	done | ns_rtr tc -s -batch - |
+		awk '/^qdisc / { k = $2 } / backlog / && k == "sfb" { print $3 + 0 }'
 }
 
 # curve NAME QDISC...: 8 TCP flows for 15 s, the queue sampled from 5 s on

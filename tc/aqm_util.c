@@ -364,6 +364,22 @@ int aqm_u32_opt_get(const struct aqm_u32_opt *o, __u32 *v, const char *arg)
 			       unit_names[o->unit]);
 }
 
+int aqm_u32_opt_parse(const struct aqm_u32_opt *opts, size_t n_opts,
+		      int *argc, char ***argv, __u32 *vals, bool *set)
+{
+	const struct aqm_u32_opt *o = aqm_u32_opt_find(opts, n_opts, **argv);
+
+	if (!o)
+		return 0;
+	(*argv)++;
+	if (--(*argc) <= 0)
+		incomplete_command();
+	if (aqm_u32_opt_get(o, &vals[o->type], **argv))
+		return -1;
+	set[o->type] = true;
+	return 1;
+}
+
 void aqm_u32_opts_put(struct nlmsghdr *n, const struct aqm_u32_opt *opts,
 		      size_t n_opts, const __u32 *vals, const bool *set)
 {

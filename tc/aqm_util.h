@@ -103,6 +103,12 @@ struct aqm_u32_opt {
 const struct aqm_u32_opt *aqm_u32_opt_find(const struct aqm_u32_opt *opts,
 					   size_t n_opts, const char *word);
 int aqm_u32_opt_get(const struct aqm_u32_opt *o, __u32 *v, const char *arg);
+/* When **argv is one of @opts: its value is the next word, read into
+ * vals[type] with set[type] true (NEXT_ARG()'s rule at the end of the
+ * words). Return: 1 when it was one, 0 when not, -1 after a message.
+ */
+int aqm_u32_opt_parse(const struct aqm_u32_opt *opts, size_t n_opts,
+		      int *argc, char ***argv, __u32 *vals, bool *set);
 /* addattr32 of vals[type] for each option with set[type] */
 void aqm_u32_opts_put(struct nlmsghdr *n, const struct aqm_u32_opt *opts,
 		      size_t n_opts, const __u32 *vals, const bool *set);

@@ -48,16 +48,13 @@ static int afd_parse_opt(AQM_QU_CONST struct qdisc_util *qu, int argc,
 	struct aqm_ratio alpha = {}, beta = {};
 	int bytemode = -1, r;
 	struct rtattr *tail;
-	const struct aqm_u32_opt *o;
 
 	while (argc > 0) {
-		o = aqm_u32_opt_find(afd_u32_opts, ARRAY_SIZE(afd_u32_opts),
-				     *argv);
-		if (o) {
-			NEXT_ARG();
-			if (aqm_u32_opt_get(o, &vals[o->type], *argv))
+		if ((r = aqm_u32_opt_parse(afd_u32_opts,
+					   ARRAY_SIZE(afd_u32_opts), &argc,
+					   &argv, vals, set))) {
+			if (r < 0)
 				return -1;
-			set[o->type] = true;
 		} else if (strcmp(*argv, "alpha") == 0) {
 			NEXT_ARG();
 			if (aqm_parse_ratio_opt(&alpha, "alpha", *argv))

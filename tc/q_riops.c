@@ -90,16 +90,13 @@ static int riops_parse_opt(AQM_QU_CONST struct qdisc_util *qu, int argc,
 	struct rtattr *tail;
 	int gentle = -1, r;
 	__u64 rate = 0;
-	const struct aqm_u32_opt *o;
 
 	while (argc > 0) {
-		o = aqm_u32_opt_find(riops_u32_opts, ARRAY_SIZE(riops_u32_opts),
-				     *argv);
-		if (o) {
-			NEXT_ARG();
-			if (aqm_u32_opt_get(o, &vals[o->type], *argv))
+		if ((r = aqm_u32_opt_parse(riops_u32_opts,
+					   ARRAY_SIZE(riops_u32_opts), &argc,
+					   &argv, vals, set))) {
+			if (r < 0)
 				return -1;
-			set[o->type] = true;
 		} else if (strcmp(*argv, "in_max_p") == 0) {
 			NEXT_ARG();
 			if (riops_get_max_p(&in_max_p, "in_max_p", *argv))

@@ -22,7 +22,8 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 
 # --- one short dumbbell run per qdisc (run below) ----------------------------
-# KIND OPTIONS, as contract.sh sets them up
+# [NAME:]KIND OPTIONS, as contract.sh sets them up; NAME (default KIND)
+# labels the results
 SMOKE=(
 	"pi limit 200 ecn"
 	"rem limit 200 ecn"
@@ -32,6 +33,7 @@ SMOKE=(
 	"afd limit 200 qref 20 ecn"
 	"blue limit 200 threshold 100 ecn"
 	"sfb limit 200"
+	"sfred:sfb limit 200 red"
 )
 
 # smoke: TAP on stdout, three results per qdisc, each named "KIND: ...";
@@ -39,22 +41,27 @@ SMOKE=(
 smoke() {
 	# shellcheck source=selftests/net/lib.sh
 	. "$top/selftests/net/lib.sh"
-	local entry qd kind json mbit st
+	local entry qd kind name json mbit st red
 	tap_plan $((${#SMOKE[@]} * 3))
 	dumbbell_setup 20
 	for entry in "${SMOKE[@]}"; do
+		name=${entry%%[: ]*}
+		[ "${entry#"$name":}" = "$entry" ] || entry=${entry#"$name":}
 		read -r -a qd <<<"$entry"
 		kind=${qd[0]}
 		dumbbell_qdisc "${qd[@]}"
 		json=$(iperf_run "$secs" 4)
 		mbit=$(echo "$json" | json_get 'round(j["end"]["sum_received"]["bits_per_second"] / 1e6, 2)')
-		tap_cmp "$kind: 4 TCP flows for $secs s through it at 10 Mbit/s, goodput in Mbit/s" "$mbit" ">=" 4
-		# "KIND LIMIT PACKETS" of the qdisc under test, through our plugin
-		st=$(bottleneck_stats | json_get '" ".join(str(x) for x in (j[0]["kind"], j[0].get("options", {}).get("limit"), j[0]["packets"]))')
+		tap_cmp "$name: 4 TCP flows for $secs s through it at 10 Mbit/s, goodput in Mbit/s" "$mbit" ">=" 4
+		# "KIND LIMIT PACKETS RED" of the qdisc under test, through our
+		# plugin; RED: sfb's red mode on (true) or not (false)
+		st=$(bottleneck_stats | json_get '" ".join(str(x).lower() for x in (j[0]["kind"], j[0].get("options", {}).get("limit"), j[0]["packets"], j[0].get("options", {}).get("red", False)))')
 		read -r -a st <<<"$st"
-		tap_strict tap_result "$([ "${st[0]}" = "$kind" ] && [ "${st[1]}" = 200 ] && echo 0 || echo 1)" \
-			"$kind: tc shows it with our plugin's options (kind ${st[0]}, limit ${st[1]})"
-		tap_strict tap_cmp "$kind: its own counters saw the flows (packets sent)" "${st[2]}" ">=" 1000
+		red=false
+		[[ " ${qd[*]} " != *" red "* ]] || red=true
+		tap_strict tap_result "$([ "${st[0]}" = "$kind" ] && [ "${st[1]}" = 200 ] && [ "${st[3]}" = "$red" ] && echo 0 || echo 1)" \
+			"$name: tc shows it with our plugin's options (kind ${st[0]}, limit ${st[1]}, red ${st[3]})"
+		tap_strict tap_cmp "$name: its own counters saw the flows (packets sent)" "${st[2]}" ">=" 1000
 	done
 	tap_exit
 }

@@ -58,7 +58,8 @@
  *		[1, AQM_BLUE_ONE]
  * @delta2:	decrement on an idle event, same unit and range
  * @freeze_us:	freeze_time, the least time between two changes of p_m,
- *		microseconds, in [1, U32_MAX - 1]
+ *		microseconds, in [0, U32_MAX - 1]; 0: none, every event
+ *		moves p_m (Linux's sch_sfb, the paper's Fig. 14)
  * @randomize:	draw every freeze interval from [freeze_time / 2,
  *		3 freeze_time / 2] instead of using freeze_time itself
  */
@@ -205,9 +206,11 @@ static inline bool aqm_blue_increment(const struct aqm_blue_params *params,
 {
 	s64 old = vars->p_m;
 
-	if (now < vars->next)
-		return false;
-	vars->next = now + aqm_blue_next_freeze(params);
+	if (params->freeze_us) {
+		if (now < vars->next)
+			return false;
+		vars->next = now + aqm_blue_next_freeze(params);
+	}
 	vars->p_m = min_t(s64, old + (s64)params->delta1, AQM_BLUE_ONE);
 	return vars->p_m != old;
 }
@@ -226,7 +229,9 @@ static inline bool aqm_blue_increment(const struct aqm_blue_params *params,
  * inside [@since, @now]: the first at max(next, @since), then one every
  * freeze_time (the mean interval when randomized). Those are applied here
  * in closed form, so calling again at the same @now changes nothing.
- * p_m saturates at 0; nothing overflows for any @now - @since.
+ * p_m saturates at 0; nothing overflows for any @now - @since. Without a
+ * freeze time (@params->freeze_us 0) a call is one event, whatever @since:
+ * a saturating subtraction, no division (aqm_blue_decrement(), sfb).
  *
  * Return: the number of decrements that moved p_m.
  */
@@ -237,6 +242,12 @@ static inline u64 aqm_blue_idle(const struct aqm_blue_params *params,
 	u64 first = max(vars->next, since);
 	u64 n, to_zero;
 
+	if (!f) {
+		if (vars->p_m <= 0)
+			return 0;
+		vars->p_m = max_t(s64, vars->p_m - (s64)params->delta2, 0);
+		return 1;
+	}
 	if (now < first)
 		return 0;
 	n = div64_u64(now - first, f) + 1;

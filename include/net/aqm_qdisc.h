@@ -309,7 +309,14 @@ aqm_qdisc_trim_to(struct Qdisc *sch, u32 max_pkts, u32 max_bytes,
 		qdisc_qstats_backlog_dec(sch, skb);
 		rtnl_qdisc_drop(skb, sch);
 	}
-	qdisc_tree_reduce_backlog(sch, qlen - sch->q.qlen, bytes);
+	/*
+	 * Nothing dropped: the parents are not told (a child that was empty
+	 * already would be reported as emptied again, and a parent whose
+	 * qlen_notify is not idempotent, as some were before 2025, would
+	 * deactivate its class twice). As sch_sfb's trim.
+	 */
+	if (qlen != sch->q.qlen)
+		qdisc_tree_reduce_backlog(sch, qlen - sch->q.qlen, bytes);
 	return qlen - sch->q.qlen;
 }
 

@@ -35,7 +35,7 @@
  *
  *  - L = 8, N = 16, fixed: one 32-bit keyed hash (siphash of the flow, one
  *    key per bin set) cut into eight 4-bit bin indices. Bins count packets
- *    (u16, saturating); p_mark is Q0.16, SFB_MAX_PROB = 0xFFFF is "1", and
+ *    (u16, saturating); p_mark is in 1/0xFFFF, SFB_MAX_PROB = 0xFFFF is "1", and
  *    additions and subtractions saturate in [0, 0xFFFF]. No freeze time.
  *  - On an arrival, per level of the active set: qlen == 0: p_mark -=
  *    decrement; else qlen >= bin_size: p_mark += increment (the paper has
@@ -78,8 +78,8 @@
  *    through the hashes kept in the queued packets, but its p_mark stay, now
  *    under a new key, like extra polluted bins after the next switch. The
  *    paper resets the bins; this header resets the old set (see below).
- *  - Statistics: maxqlen, maxprob and avgprob (Q0.16) by a walk over the
- *    active set's bins at dump time.
+ *  - Statistics: maxqlen, maxprob and avgprob (1/0xFFFF) by a walk over
+ *    the active set's 128 bins at dump time, under the qdisc's lock.
  *
  * This header:
  *
@@ -100,8 +100,10 @@
  *    AQM_SFB_DEC_ARRIVAL, an arrival that finds its bin empty (Fig. 14 and
  *    Linux), AQM_SFB_DEC_EMPTIED, a bin whose count drops to 0 at dequeue or
  *    drop (the paper's text: "If the number of packets drops to zero, p_m is
- *    decreased"). Both respect BLUE's freeze_time; Linux has none, and
- *    freeze_us = 1 is the closest. A flow is penalized when p_min is exactly
+ *    decreased"). Both respect BLUE's freeze_time when one is set; Linux
+ *    has none, nor has Fig. 14, and neither has sch_sfb (freeze_us 0: every
+ *    event moves p_m, a saturating add or subtract, no clock, no
+ *    division). A flow is penalized when p_min is exactly
  *    AQM_BLUE_ONE.
  *  - Rehash: aqm_sfb_tick() on every arrival, with Linux's timing (switch
  *    once rehash_ns has passed since the last switch, warm during the last
@@ -187,13 +189,15 @@
  *             res.minqlen >= max: drop;
  *             aqm_sfb_warm(s, now, &res);
  *             aqm_sfb_penalized(&res): drop unless
- *               aqm_sfb_penalty_pass(&s->penalty, len, now);
+ *               aqm_sfb_penalty_pass(&s->penalty, len, segs, now);
  *             else aqm_prob_hit(res.p_min, get_random_u32()): mark or drop;
  *             admitted: res.cb into the skb's cb, aqm_sfb_add(s, &res).
  *   dequeue, or drop of a queued packet: aqm_sfb_remove(s, cb, now).
  *   queue purged: aqm_sfb_reset(s, now, NULL); new L or N: alloc a new
  *             state, aqm_sfb_inherit() from the old one, free the old
- *             (the queue may stay). Dump: aqm_sfb_stats(), aqm_sfb_prob16().
+ *             (the queue may stay). Dump: aqm_sfb_stats_walk() a bounded
+ *             number of bins at a time, aqm_sfb_stats_end(),
+ *             aqm_sfb_prob16() (or aqm_sfb_stats() for the whole set).
  *
  * Units: p_m, p_min and deltas in 2^-32 (AQM_BLUE_ONE = 1.0, as aqm_pi.h:
  * aqm_prob_hit(p_min, rnd) draws the mark); qlen, bin_size and max in
@@ -203,9 +207,10 @@
  * and visits its L bins, aqm_sfb_warm() as much in the standby set while
  * warming; aqm_sfb_add() L or 2 L bins;
  * aqm_sfb_remove() hashes again and visits as many; aqm_sfb_tick() and the
- * penalty O(1). No division on any of them but aqm_blue_decrement()'s
- * (up to two div64 per decrement event). Only aqm_sfb_stats() walks a
- * whole set.
+ * penalty O(1). No division on any of them: without a freeze time (as
+ * sch_sfb runs them) BLUE's updates are saturating adds and subtracts; with
+ * one, aqm_blue_decrement() takes up to two div64 per decrement event. Only
+ * the stats walk visits a whole set, at dump time.
  *
  * Memory: 24 bytes per bin, 2 L N bins (kvcalloc at allocation): 6 KiB for
  * the defaults, 3 MiB at L = 16, N = 4096.
@@ -239,14 +244,17 @@
 #define AQM_SFB_DEF_BINS	16
 #define AQM_SFB_DEF_MAX		25		/* packets */
 #define AQM_SFB_DEF_BIN_SIZE	20		/* packets */
-#define AQM_SFB_DEF_INCREMENT	66		/* Q0.16: (0xFFFF + 500) / 1000 */
-#define AQM_SFB_DEF_DECREMENT	11		/* Q0.16: (0xFFFF + 3000) / 6000 */
+#define AQM_SFB_DEF_INCREMENT	66	/* 1/0xFFFF: (0xFFFF + 500) / 1000 */
+#define AQM_SFB_DEF_DECREMENT	11	/* 1/0xFFFF: (0xFFFF + 3000) / 6000 */
 #define AQM_SFB_DEF_REHASH_MS	600000
 #define AQM_SFB_DEF_WARMUP_MS	60000
 #define AQM_SFB_DEF_PENALTY_RATE	10	/* packets/s */
 #define AQM_SFB_DEF_PENALTY_BURST	20	/* packets */
 
-/* Linux's probability unit: Q0.16, 0xFFFF the largest (SFB_MAX_PROB) */
+/*
+ * Linux's probability unit: 1/0xFFFF, 0xFFFF (SFB_MAX_PROB) being 1.0: tc
+ * sends increment p as p * 0xFFFF and reads maxprob back the same way
+ */
 #define AQM_SFB_PROB16_MAX	0xFFFF
 
 /* flags of struct aqm_sfb_params */
@@ -285,7 +293,8 @@
  * struct aqm_sfb_params - configuration of the bins and the rehash
  * @blue:	per-bin BLUE rules: @blue.delta1 the increment, @blue.delta2
  *		the decrement, 2^-32 units in [1, AQM_BLUE_ONE];
- *		@blue.freeze_us in [1, U32_MAX - 1] us; @blue.randomize
+ *		@blue.freeze_us in [0, U32_MAX - 1] us (0: none);
+ *		@blue.randomize
  * @bin_size:	packets: an arrival that finds at least @bin_size packets in
  *		a bin is a loss event of that bin (p_m += delta1)
  * @rehash_ns:	ns between two switches of the bin sets (moving hash,
@@ -370,14 +379,15 @@ struct aqm_sfb_set {
 
 /**
  * struct aqm_sfb_tb - token bucket of the penalty box
- * @tokens:	tokens held, in 1/AQM_SFB_TOKEN (10^-9) token units, in
- *		[0, @burst * AQM_SFB_TOKEN]
+ * @tokens:	tokens held, in 1/AQM_SFB_TOKEN (10^-9) token units, at
+ *		most @burst * AQM_SFB_TOKEN; below 0 after a packet larger
+ *		than the bucket took it full (a debt the rate repays)
  * @t_ns:	time of the last refill, ns
  * @rate:	tokens per second (packets/s or bytes/s)
  * @burst:	most tokens held (packets or bytes)
  */
 struct aqm_sfb_tb {
-	u64 tokens;
+	s64 tokens;
 	u64 t_ns;
 	u32 rate;
 	u32 burst;
@@ -468,6 +478,10 @@ struct aqm_sfb_res {
  * @pkts:	packets counted in the set (the sum of one level's counts)
  * @full:	per level, bins at p_m (SFRED: p_b) = AQM_BLUE_ONE (polluted
  *		bins)
+ * @sum:	sum of the p_m (p_b) walked so far, for @avg_p
+ *
+ * A walk in steps (aqm_sfb_stats_walk()) may see a switch of the sets or a
+ * reset between two steps: each bin is read as it is when its step runs.
  */
 struct aqm_sfb_stats {
 	s64 max_p;
@@ -475,37 +489,48 @@ struct aqm_sfb_stats {
 	u32 maxqlen;
 	u64 pkts;
 	u32 full[AQM_SFB_LEVELS_MAX];
+	u64 sum;
 };
 
 /**
- * aqm_sfb_prob_from16() - a Linux Q0.16 probability in 2^-32 units
- * @q16:	probability in 1/65536 (tc_sfb_qopt increment, decrement)
+ * aqm_sfb_prob_from16() - a probability in Linux's unit in 2^-32 units
+ * @q16:	probability in 1/0xFFFF (tc_sfb_qopt increment, decrement)
  *
- * Return: @q16 * 2^16, at most AQM_BLUE_ONE.
+ * Return: @q16 * 2^32 / 0xFFFF rounded to nearest, at most AQM_BLUE_ONE:
+ * 0xFFFF (or more) is exactly 1.0, so that `increment 1` penalizes a flow
+ * at its first loss event, as in Linux (where p_mark saturates at
+ * SFB_MAX_PROB). Configuration time only (one division).
  */
 static inline u64 aqm_sfb_prob_from16(u32 q16)
 {
-	return (u64)min_t(u32, q16, 1U << 16) << 16;
+	if (q16 >= AQM_SFB_PROB16_MAX)
+		return AQM_BLUE_ONE;
+	return div_u64(((u64)q16 << 32) + AQM_SFB_PROB16_MAX / 2,
+		       AQM_SFB_PROB16_MAX);
 }
 
 /**
- * aqm_sfb_prob16() - a p_m in Linux's Q0.16 unit, for tc_sfb_xstats
+ * aqm_sfb_prob16() - a p_m in Linux's unit, for tc_sfb_xstats
  * @p:	probability, 2^-32 units, in [0, AQM_BLUE_ONE]
  *
- * Return: floor(@p / 2^16), at most AQM_SFB_PROB16_MAX (1.0 reads 0xFFFF as
- * in Linux).
+ * Return: @p * 0xFFFF / 2^32 rounded to nearest, in [0,
+ * AQM_SFB_PROB16_MAX]: 1.0 reads 0xFFFF as in Linux, and a value set by
+ * aqm_sfb_prob_from16() reads back unchanged.
  */
 static inline u32 aqm_sfb_prob16(s64 p)
 {
-	return min_t(u64, (u64)max_t(s64, p, 0) >> 16, AQM_SFB_PROB16_MAX);
+	u64 v = clamp_t(s64, p, 0, AQM_BLUE_ONE);
+
+	/* v <= 2^32: the product is below 2^48 */
+	return (v * AQM_SFB_PROB16_MAX + BIT_ULL(31)) >> 32;
 }
 
 /**
  * aqm_sfb_params_default() - Linux's defaults
  * @p:	configuration to fill
  *
- * bin_size 20, increment 66/65536, decrement 11/65536 (tc_sfb_qopt's
- * defaults), freeze 1 us (Linux has no freeze time), no randomization,
+ * bin_size 20, increment 66/0xFFFF, decrement 11/0xFFFF (tc_sfb_qopt's
+ * defaults), no freeze time (as Linux), no randomization,
  * rehash every 600 s with 60 s of warm-up, decrement on arrival into an
  * empty bin, Linux's warm-up policy. SFRED's (used with AQM_SFB_RED): min_th
  * 5 and max_th 10 packets with the gentle region (p_b reaches 1 at 20, the
@@ -517,7 +542,7 @@ static inline void aqm_sfb_params_default(struct aqm_sfb_params *p)
 		.blue = {
 			.delta1 = aqm_sfb_prob_from16(AQM_SFB_DEF_INCREMENT),
 			.delta2 = aqm_sfb_prob_from16(AQM_SFB_DEF_DECREMENT),
-			.freeze_us = 1,
+			.freeze_us = 0,
 		},
 		.red = {
 			.curve.interval = (u64)AQM_SFB_RED_DEF_INTERVAL_MS *
@@ -541,7 +566,7 @@ static inline void aqm_sfb_params_default(struct aqm_sfb_params *p)
  * @p:	configuration
  *
  * Return: 0, or -EINVAL when a delta is outside [1, AQM_BLUE_ONE], the
- * freeze time outside [1, U32_MAX - 1] us, or @p->flags has unknown bits;
+ * freeze time above U32_MAX - 1 us, or @p->flags has unknown bits;
  * with AQM_SFB_RED, also when a BLUE-only policy is set, the thresholds are
  * not ordered or above AQM_SFB_RED_TH_MAX, max_p or ceil is outside (0,
  * AQM_BLUE_ONE] or wlog above AQM_SFB_RED_WLOG_MAX.
@@ -552,7 +577,7 @@ static inline int aqm_sfb_params_check(const struct aqm_sfb_params *p)
 
 	if (!p->blue.delta1 || p->blue.delta1 > AQM_BLUE_ONE ||
 	    !p->blue.delta2 || p->blue.delta2 > AQM_BLUE_ONE ||
-	    !p->blue.freeze_us || p->blue.freeze_us == U32_MAX ||
+	    p->blue.freeze_us == U32_MAX ||
 	    (p->flags & ~AQM_SFB_FLAGS))
 		return -EINVAL;
 	if (!(p->flags & AQM_SFB_RED))
@@ -1162,7 +1187,57 @@ static inline s64 aqm_sfb_lookup(const struct aqm_sfb *s, u32 b, u32 id,
 }
 
 /**
- * aqm_sfb_stats() - walk the active set for a stats dump
+ * aqm_sfb_stats_walk() - one step of the walk over the active set
+ * @s:		allocated SFB state
+ * @st:		accumulated so far (zeroed before the first step)
+ * @pos:	first bin of the step, level * N + bin; 0 to start
+ * @count:	bins to visit at most, at least 1
+ *
+ * The owner holds its lock for one step and may release it between steps
+ * (sch_sfb walks L N up to 65536 bins), as long as @s stays allocated.
+ *
+ * Return: where the next step starts; L N once the set is walked.
+ */
+static inline u32 aqm_sfb_stats_walk(const struct aqm_sfb *s,
+				     struct aqm_sfb_stats *st, u32 pos,
+				     u32 count)
+{
+	u32 a = aqm_sfb_active(s), end = s->levels * s->nbins;
+
+	end = pos + min(count, end - min(pos, end));
+	for (; pos < end; pos++) {
+		u32 l = pos >> s->shift, n = pos & (s->nbins - 1);
+		const struct aqm_sfb_bin *bin = aqm_sfb_bin_at(s, a, l, n);
+		s64 p;
+
+		if (!aqm_sfb_bin_live(s, a, bin))
+			continue;
+		p = aqm_sfb_bin_prob(s, bin);
+		st->max_p = max(st->max_p, p);
+		st->maxqlen = max(st->maxqlen, bin->qlen);
+		/* L N <= 2^16 bins of at most 2^32: no overflow */
+		st->sum += p;
+		if (p >= AQM_BLUE_ONE)
+			st->full[l]++;
+		if (!l)
+			st->pkts += bin->qlen;
+	}
+	return end;
+}
+
+/**
+ * aqm_sfb_stats_end() - the mean, once every bin is walked
+ * @s:	SFB state
+ * @st:	the walk's result
+ */
+static inline void aqm_sfb_stats_end(const struct aqm_sfb *s,
+				     struct aqm_sfb_stats *st)
+{
+	st->avg_p = div_u64(st->sum, s->levels * s->nbins);
+}
+
+/**
+ * aqm_sfb_stats() - walk the whole active set at once
  * @s:	allocated SFB state
  * @st:	output
  *
@@ -1171,29 +1246,9 @@ static inline s64 aqm_sfb_lookup(const struct aqm_sfb *s, u32 b, u32 id,
 static inline void aqm_sfb_stats(const struct aqm_sfb *s,
 				 struct aqm_sfb_stats *st)
 {
-	u32 a = aqm_sfb_active(s), l, n;
-	u64 sum = 0;
-
 	memset(st, 0, sizeof(*st));
-	for (l = 0; l < s->levels; l++) {
-		for (n = 0; n < s->nbins; n++) {
-			const struct aqm_sfb_bin *bin = aqm_sfb_bin_at(s, a, l, n);
-			s64 p;
-
-			if (!aqm_sfb_bin_live(s, a, bin))
-				continue;
-			p = aqm_sfb_bin_prob(s, bin);
-			st->max_p = max(st->max_p, p);
-			st->maxqlen = max(st->maxqlen, bin->qlen);
-			/* L N <= 2^16 bins of at most 2^32: no overflow */
-			sum += p;
-			if (p >= AQM_BLUE_ONE)
-				st->full[l]++;
-			if (!l)
-				st->pkts += bin->qlen;
-		}
-	}
-	st->avg_p = div_u64(sum, s->levels * s->nbins);
+	aqm_sfb_stats_walk(s, st, 0, s->levels * s->nbins);
+	aqm_sfb_stats_end(s, st);
 }
 
 /**
@@ -1202,7 +1257,7 @@ static inline void aqm_sfb_stats(const struct aqm_sfb *s,
  * @pps:	packets per second; 0: no penalized packet passes
  * @pkt_burst:	packets; 0: no penalized packet passes
  * @bps:	bytes per second; 0: no byte bucket
- * @byte_burst:	bytes (a packet larger than this never passes)
+ * @byte_burst:	bytes; 0 (with @bps): no penalized packet passes
  * @now:	current time, ns
  */
 static inline void aqm_sfb_penalty_init(struct aqm_sfb_penalty *pen, u32 pps,
@@ -1212,13 +1267,13 @@ static inline void aqm_sfb_penalty_init(struct aqm_sfb_penalty *pen, u32 pps,
 	pen->pkt = (struct aqm_sfb_tb) {
 		.rate = pps,
 		.burst = pkt_burst,
-		.tokens = (u64)pkt_burst * AQM_SFB_TOKEN,
+		.tokens = (s64)pkt_burst * AQM_SFB_TOKEN,
 		.t_ns = now,
 	};
 	pen->byte = (struct aqm_sfb_tb) {
 		.rate = bps,
 		.burst = byte_burst,
-		.tokens = (u64)byte_burst * AQM_SFB_TOKEN,
+		.tokens = (s64)byte_burst * AQM_SFB_TOKEN,
 		.t_ns = now,
 	};
 }
@@ -1229,53 +1284,76 @@ static inline void aqm_sfb_penalty_init(struct aqm_sfb_penalty *pen, u32 pps,
  * @now:	current time, ns; a time before the last refill adds nothing
  *
  * tokens = min(burst, tokens + rate * elapsed), exactly, in 10^-9 token
- * units: burst * 10^9 < 2^63, and rate * elapsed is checked for overflow
- * (any elapsed time up to U64_MAX ns fills the bucket).
+ * units: burst * 10^9 < 2^63, a debt is at most one packet's cost (below
+ * 2^63 - burst * 10^9), and rate * elapsed is checked for overflow (any
+ * elapsed time up to U64_MAX ns fills the bucket).
  */
 static inline void aqm_sfb_tb_refill(struct aqm_sfb_tb *tb, u64 now)
 {
-	u64 cap = (u64)tb->burst * AQM_SFB_TOKEN, add;
+	s64 cap = (s64)tb->burst * AQM_SFB_TOKEN;
+	u64 add;
 
 	if (now <= tb->t_ns)
 		return;
 	if (tb->tokens >= cap ||
 	    check_mul_overflow(now - tb->t_ns, (u64)tb->rate, &add) ||
-	    add >= cap - tb->tokens)
+	    add >= (u64)(cap - tb->tokens))
 		tb->tokens = cap;
 	else
-		tb->tokens += add;
+		tb->tokens += (s64)add;
 	tb->t_ns = now;
+}
+
+/**
+ * aqm_sfb_tb_ready() - may a packet of @cost take from @tb?
+ * @tb:		token bucket, refilled
+ * @cost:	the packet's tokens, 10^-9 units
+ *
+ * It may when the bucket holds @cost, or is full when @cost is more than
+ * the bucket can hold: it then takes the bucket into debt. Without that, a
+ * GSO packet (BIG TCP: up to 512 KB, or 64 KB) larger than the burst would
+ * never pass, and its flow would starve for good.
+ */
+static inline bool aqm_sfb_tb_ready(const struct aqm_sfb_tb *tb, u64 cost)
+{
+	return tb->tokens >= 0 &&
+	       (u64)tb->tokens >= min_t(u64, cost,
+					(u64)tb->burst * AQM_SFB_TOKEN);
 }
 
 /**
  * aqm_sfb_penalty_pass() - may a penalized packet enter?
  * @pen:	penalty box
  * @len:	the packet's length, bytes (for the byte bucket)
+ * @segs:	the segments it carries (1, or a GSO packet's gso_segs)
  * @now:	current time, ns
  *
- * The packet passes when the packet bucket holds one token and, if it is
- * used, the byte bucket @len tokens; then it takes them from both. One box
- * for all penalized flows, as in Linux.
+ * The packet passes when the packet bucket holds @segs tokens and, if it
+ * is used, the byte bucket @len tokens (or a bucket is full and smaller
+ * than the packet: aqm_sfb_tb_ready()); then it takes them from both. One
+ * box for all penalized flows, as in Linux; penalty_rate counts segments,
+ * as on the wire, so that GSO does not multiply it.
  *
  * Return: true when it passes, false when it is to be dropped.
  */
 static inline bool aqm_sfb_penalty_pass(struct aqm_sfb_penalty *pen, u32 len,
-					u64 now)
+					u32 segs, u64 now)
 {
-	u64 cost = (u64)len * AQM_SFB_TOKEN;
+	u64 pcost = (u64)max(segs, 1U) * AQM_SFB_TOKEN;
+	u64 bcost = (u64)len * AQM_SFB_TOKEN;
 	bool bytes = pen->byte.rate;
 
-	if (!pen->pkt.rate || !pen->pkt.burst)
+	if (!pen->pkt.rate || !pen->pkt.burst || (bytes && !pen->byte.burst))
 		return false;
 	aqm_sfb_tb_refill(&pen->pkt, now);
 	if (bytes)
 		aqm_sfb_tb_refill(&pen->byte, now);
-	if (pen->pkt.tokens < AQM_SFB_TOKEN ||
-	    (bytes && pen->byte.tokens < cost))
+	if (!aqm_sfb_tb_ready(&pen->pkt, pcost) ||
+	    (bytes && !aqm_sfb_tb_ready(&pen->byte, bcost)))
 		return false;
-	pen->pkt.tokens -= AQM_SFB_TOKEN;
+	pen->pkt.tokens -= (s64)pcost;
 	if (bytes)
-		pen->byte.tokens -= cost;
+		pen->byte.tokens -= (s64)bcost;
 	return true;
 }
 

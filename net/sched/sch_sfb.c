@@ -73,6 +73,9 @@
 #define SFB_RED_INTERVAL_MIN_US	1000
 #define SFB_RED_INTERVAL_MAX_US	60000000
 
+/* bins a stats dump walks per hold of the tree lock: Linux's whole walk */
+#define SFB_STATS_STEP		128
+
 /* "penalized" in the xstats: flows with p_min = 1 in the last second */
 #define SFB_PENALIZED_BITS	8
 #define SFB_PENALIZED_SLOTS	BIT(SFB_PENALIZED_BITS)
@@ -199,19 +202,20 @@ static bool sfb_drop_not_mark(s64 p_min, u32 rnd)
 }
 
 /*
- * The penalty (Fig. 14's ratelimit()) for a packet of a penalized flow.
- * Return: true when it is to be dropped.
+ * The penalty (Fig. 14's ratelimit()) for a packet of a penalized flow, of
+ * LEN bytes in SEGS segments. Return: true when it is to be dropped.
  */
-static bool sfb_penalty_drop(struct sfb_sched_data *q, u32 len, u64 now)
+static bool sfb_penalty_drop(struct sfb_sched_data *q, u32 len, u32 segs,
+			     u64 now)
 {
 	const struct aqm_sfb_penalty *pen = &q->sfb.penalty;
 
-	if (aqm_sfb_penalty_pass(&q->sfb.penalty, len, now))
+	if (aqm_sfb_penalty_pass(&q->sfb.penalty, len, segs, now))
 		return false;
 	q->stats.penaltydrop++;
-	/* the packet bucket had its token: the byte bucket refused */
+	/* the packet bucket had its tokens: the byte bucket refused */
 	if (pen->byte.rate && pen->pkt.rate && pen->pkt.burst &&
-	    pen->pkt.tokens >= AQM_SFB_TOKEN)
+	    aqm_sfb_tb_ready(&pen->pkt, (u64)segs * AQM_SFB_TOKEN))
 		q->stats.penalty_bytes_drops++;
 	return true;
 }
@@ -293,7 +297,10 @@ static int sfb_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	aqm_sfb_warm(s, now, &res);
 
 	if (unlikely(aqm_sfb_penalized(&res))) {
-		if (sfb_penalty_drop(q, len, now)) {
+		u32 segs = skb_is_gso(skb) ?
+			   max_t(u32, skb_shinfo(skb)->gso_segs, 1) : 1;
+
+		if (sfb_penalty_drop(q, len, segs, now)) {
 			qdisc_qstats_overlimit(sch);
 			goto congestion_drop;
 		}
@@ -680,7 +687,10 @@ static int sfb_configure(struct Qdisc *sch, struct nlattr *opt, bool init,
 		}
 	}
 
-	if (init) {
+	/* at init, and when the child was deleted (grafted as noop_qdisc,
+	 * which drops everything): a new pfifo, as Linux's change makes
+	 */
+	if (init || q->qdisc == &noop_qdisc) {
 		child = fifo_create_dflt(sch, &pfifo_qdisc_ops, c.qopt.limit,
 					 extack);
 		if (IS_ERR(child)) {
@@ -705,6 +715,7 @@ static int sfb_configure(struct Qdisc *sch, struct nlattr *opt, bool init,
 		qdisc_hash_add(child, true);
 
 	sch_tree_lock(sch);
+	/* noop_qdisc, the only child replaced here, is built in: no put */
 	if (child)
 		q->qdisc = child;
 	if (new_bins) {
@@ -821,12 +832,25 @@ static int sfb_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	       sizeof(struct tc_sfb_aqm_xstats)];
 	struct tc_sfb_aqm_xstats ax = {};
 	struct tc_sfb_xstats st = {};
-	struct aqm_sfb_stats bs;
-	u32 l;
+	struct aqm_sfb_stats bs = {};
+	u32 l, pos = 0, nbins;
 
-	/* called without the qdisc lock: the bins change under it */
+	/*
+	 * Called without the qdisc lock: the bins change under it. Up to
+	 * 65536 of them: the walk takes the lock for SFB_STATS_STEP bins at a
+	 * time (with bottom halves off, as long as Linux's walk of 128), and
+	 * lets the packets through between steps. The bins stay allocated:
+	 * only a change under RTNL, which dumps hold too, replaces them.
+	 */
+	nbins = q->sfb.levels * q->sfb.nbins;
 	sch_tree_lock(sch);
-	aqm_sfb_stats(&q->sfb, &bs);
+	while ((pos = aqm_sfb_stats_walk(&q->sfb, &bs, pos,
+					 SFB_STATS_STEP)) < nbins) {
+		sch_tree_unlock(sch);
+		ASSERT_RTNL();
+		sch_tree_lock(sch);
+	}
+	aqm_sfb_stats_end(&q->sfb, &bs);
 	st.earlydrop = q->stats.earlydrop;
 	st.penaltydrop = q->stats.penaltydrop;
 	st.bucketdrop = q->stats.bucketdrop;
@@ -850,17 +874,16 @@ static int sfb_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	return gnet_stats_copy_app(d, buf, sizeof(buf));
 }
 
-/* One class, :1, whose leaf is the child (as sch_tbf and sch_red show it;
- * Linux's sfb refuses to dump it).
+/*
+ * As Linux's: the child is grafted at :1, but no class is dumped, so that
+ * `tc class show` answers for a drop-in what it answers for Linux's sfb
+ * (nothing: the walk stops at the refused dump, whatever its error; Linux
+ * returns -ENOSYS, which checkpatch reserves for syscalls).
  */
 static int sfb_dump_class(struct Qdisc *sch, unsigned long cl,
 			  struct sk_buff *skb, struct tcmsg *tcm)
 {
-	struct sfb_sched_data *q = qdisc_priv(sch);
-
-	tcm->tcm_handle |= TC_H_MIN(1);
-	tcm->tcm_info = q->qdisc->handle;
-	return 0;
+	return -EOPNOTSUPP;
 }
 
 /*

@@ -159,9 +159,10 @@ static void aqm_sfb_alloc_limits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, aqm_sfb_mem(s), 2 * 8 * 16 * 24);
 	KUNIT_EXPECT_EQ(test, s->per_word, 16U);
 	KUNIT_EXPECT_EQ(test, s->params.bin_size, 20U);
-	KUNIT_EXPECT_EQ(test, s->params.blue.delta1, 66ULL << 16);
-	KUNIT_EXPECT_EQ(test, s->params.blue.delta2, 11ULL << 16);
-	KUNIT_EXPECT_EQ(test, s->params.blue.freeze_us, 1U);
+	/* 66 / 0xFFFF and 11 / 0xFFFF, rounded; no freeze time, as Linux */
+	KUNIT_EXPECT_EQ(test, s->params.blue.delta1, 4325442ULL);
+	KUNIT_EXPECT_EQ(test, s->params.blue.delta2, 720907ULL);
+	KUNIT_EXPECT_EQ(test, s->params.blue.freeze_us, 0U);
 	KUNIT_EXPECT_EQ(test, s->params.rehash_ns, 600ULL * NSEC_PER_SEC);
 	KUNIT_EXPECT_EQ(test, s->params.warmup_ns, 60ULL * NSEC_PER_SEC);
 	KUNIT_EXPECT_EQ(test, s->params.flags, (u32)AQM_SFB_DEC_ARRIVAL);
@@ -192,6 +193,7 @@ static void aqm_sfb_alloc_limits(struct kunit *test)
 static void aqm_sfb_params_limits(struct kunit *test)
 {
 	struct aqm_sfb_params p;
+	u32 i;
 
 	aqm_sfb_params_default(&p);
 	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), 0);
@@ -207,8 +209,8 @@ static void aqm_sfb_params_limits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), -EINVAL);
 	p.blue.delta2 = 1;
 	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), 0);
-	p.blue.freeze_us = 0;
-	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), -EINVAL);
+	p.blue.freeze_us = 0;		/* none, as Linux */
+	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), 0);
 	p.blue.freeze_us = U32_MAX;
 	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), -EINVAL);
 	p.blue.freeze_us = U32_MAX - 1;
@@ -223,18 +225,27 @@ static void aqm_sfb_params_limits(struct kunit *test)
 	p.flags = U32_MAX;
 	KUNIT_EXPECT_EQ(test, aqm_sfb_params_check(&p), -EINVAL);
 
-	/* Linux's Q0.16 probabilities */
+	/* Linux's probabilities: 1/0xFFFF units, 0xFFFF is 1.0 */
 	KUNIT_EXPECT_EQ(test, aqm_sfb_prob_from16(0), 0ULL);
-	KUNIT_EXPECT_EQ(test, aqm_sfb_prob_from16(1), 1ULL << 16);
-	KUNIT_EXPECT_EQ(test, aqm_sfb_prob_from16(0xFFFF), (u64)ONE - (1 << 16));
+	KUNIT_EXPECT_EQ(test, aqm_sfb_prob_from16(1), 65537ULL);
+	KUNIT_EXPECT_EQ(test, aqm_sfb_prob_from16(0xFFFE), (u64)ONE - 65537);
+	/* `increment 1` is 1.0, not 0.99998 (one loss event penalizes) */
+	KUNIT_EXPECT_EQ(test, aqm_sfb_prob_from16(0xFFFF), (u64)ONE);
 	KUNIT_EXPECT_EQ(test, aqm_sfb_prob_from16(0x10000), (u64)ONE);
 	KUNIT_EXPECT_EQ(test, aqm_sfb_prob_from16(U32_MAX), (u64)ONE);
 	KUNIT_EXPECT_EQ(test, aqm_sfb_prob16(0), 0U);
 	KUNIT_EXPECT_EQ(test, aqm_sfb_prob16(-5), 0U);
 	KUNIT_EXPECT_EQ(test, aqm_sfb_prob16(ONE / 2), 0x8000U);
-	KUNIT_EXPECT_EQ(test, aqm_sfb_prob16((1 << 16) - 1), 0U);
+	KUNIT_EXPECT_EQ(test, aqm_sfb_prob16(32767), 0U);
+	KUNIT_EXPECT_EQ(test, aqm_sfb_prob16(32769), 1U);
 	KUNIT_EXPECT_EQ(test, aqm_sfb_prob16(ONE - 1), 0xFFFFU);
 	KUNIT_EXPECT_EQ(test, aqm_sfb_prob16(ONE), 0xFFFFU);
+	KUNIT_EXPECT_EQ(test, aqm_sfb_prob16(ONE + 5), 0xFFFFU);
+	/* what tc sets reads back unchanged in the xstats */
+	for (i = 0; i <= 0xFFFF; i++)
+		if (aqm_sfb_prob16(aqm_sfb_prob_from16(i)) != i)
+			break;
+	KUNIT_EXPECT_EQ(test, i, 0x10000U);
 }
 
 /* Known bins, and the L hashes are independent and uniform. */
@@ -1110,7 +1121,7 @@ static void aqm_sfb_generations(struct kunit *test)
 }
 
 /* Linux's maxqlen, maxprob and avgprob, and the polluted bins per level. */
-static void aqm_sfb_stats_walk(struct kunit *test)
+static void aqm_sfb_stats_dump(struct kunit *test)
 {
 	struct aqm_sfb *s = sfb_new(test, 2, 4);
 	struct aqm_sfb_res r;
@@ -1163,6 +1174,91 @@ static void aqm_sfb_stats_walk(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.maxqlen, 0U);
 }
 
+/*
+ * The dump's walk in bounded steps (sch_sfb releases its lock between
+ * them): any step size gives the whole walk's figures, and a step never
+ * visits more bins than asked.
+ */
+static void aqm_sfb_stats_steps(struct kunit *test)
+{
+	static const u32 steps[] = { 1, 3, 7, 128, 1000 };
+	struct aqm_sfb *s = sfb_new(test, 4, 64);
+	struct aqm_sfb_stats all, st;
+	struct aqm_sfb_res r;
+	u32 i, id, pos, next, walks;
+	u64 now = T0;
+
+	sfb_rules(s, 1, ONE, ONE / 8, 0, AQM_SFB_DEC_ARRIVAL);
+	for (id = 1; id <= 40; id++)
+		sfb_in(s, id * 7919, now, &r);
+	for (id = 1; id <= 5; id++)
+		sfb_pollute(s, id * 104729, &now);
+	aqm_sfb_stats(s, &all);
+	KUNIT_ASSERT_GT(test, all.max_p, 0LL);
+	KUNIT_ASSERT_GT(test, all.pkts, 0ULL);
+
+	for (i = 0; i < ARRAY_SIZE(steps); i++) {
+		memset(&st, 0, sizeof(st));
+		walks = 0;
+		for (pos = 0; pos < 4 * 64; pos = next, walks++) {
+			next = aqm_sfb_stats_walk(s, &st, pos, steps[i]);
+			KUNIT_EXPECT_EQ(test, next, min(pos + steps[i], 256U));
+		}
+		aqm_sfb_stats_end(s, &st);
+		KUNIT_EXPECT_EQ(test, walks, DIV_ROUND_UP(256U, steps[i]));
+		KUNIT_EXPECT_EQ(test, st.max_p, all.max_p);
+		KUNIT_EXPECT_EQ(test, st.avg_p, all.avg_p);
+		KUNIT_EXPECT_EQ(test, st.maxqlen, all.maxqlen);
+		KUNIT_EXPECT_EQ(test, st.pkts, all.pkts);
+		KUNIT_EXPECT_EQ(test, st.full[0], all.full[0]);
+		KUNIT_EXPECT_EQ(test, st.full[3], all.full[3]);
+	}
+	/* past the end: nothing walked */
+	KUNIT_EXPECT_EQ(test, aqm_sfb_stats_walk(s, &st, 256, 5), 256U);
+	KUNIT_EXPECT_EQ(test, aqm_sfb_stats_walk(s, &st, 300, 5), 300U);
+}
+
+/*
+ * Linux's bins have no freeze time, nor have sch_sfb's (the defaults):
+ * loss events in the same nanosecond each raise p_m, and `increment 1`
+ * (0xFFFF) penalizes a flow at its first loss event, as in Linux.
+ */
+static void aqm_sfb_no_freeze(struct kunit *test)
+{
+	struct aqm_sfb *s = sfb_new(test, 1, 16);
+	struct aqm_sfb_params p;
+	struct aqm_sfb_res r;
+	u32 i;
+
+	aqm_sfb_params_default(&p);
+	KUNIT_EXPECT_EQ(test, p.blue.freeze_us, 0U);
+	/* bin_size 1, increment 1/4, decrement 1/8, all at one instant */
+	sfb_rules(s, 1, ONE / 4, ONE / 8, 0, AQM_SFB_DEC_ARRIVAL);
+	sfb_in(s, FLOW_U, T0, &r);
+	for (i = 1; i <= 3; i++) {
+		sfb_in(s, FLOW_U, T0, &r);
+		KUNIT_EXPECT_EQ(test, r.p_min, (s64)i * ONE / 4);
+	}
+	/* emptied: each arrival into the empty bin lowers it, same instant */
+	for (i = 0; i < 4; i++) {
+		struct aqm_sfb_cb cb = r.cb;
+
+		aqm_sfb_remove(s, &cb, T0);
+	}
+	aqm_sfb_arrive(s, FLOW_U, T0, &r);
+	KUNIT_EXPECT_EQ(test, r.p_min, 3 * ONE / 4 - ONE / 8);
+	aqm_sfb_arrive(s, FLOW_U, T0, &r);
+	KUNIT_EXPECT_EQ(test, r.p_min, 3 * ONE / 4 - 2 * (ONE / 8));
+
+	/* `increment 1`: one loss event, penalized */
+	s = sfb_new(test, 1, 16);
+	sfb_rules(s, 1, aqm_sfb_prob_from16(0xFFFF), ONE / 8, 0,
+		  AQM_SFB_DEC_ARRIVAL);
+	sfb_in(s, FLOW_U, T0, &r);
+	aqm_sfb_arrive(s, FLOW_U, T0 + 1, &r);
+	KUNIT_EXPECT_TRUE(test, aqm_sfb_penalized(&r));
+}
+
 /* The packet bucket: Linux's penalty_rate and penalty_burst, exactly. */
 static void aqm_sfb_penalty_packets(struct kunit *test)
 {
@@ -1173,17 +1269,17 @@ static void aqm_sfb_penalty_packets(struct kunit *test)
 	/* 10 packets/s, burst 20, full */
 	aqm_sfb_penalty_init(&pen, 10, 20, 0, 0, T0);
 	for (i = 0; i < 20; i++)
-		KUNIT_EXPECT_TRUE(test, aqm_sfb_penalty_pass(&pen, 1500, T0));
-	KUNIT_EXPECT_FALSE(test, aqm_sfb_penalty_pass(&pen, 1500, T0));
-	KUNIT_EXPECT_EQ(test, pen.pkt.tokens, 0ULL);
+		KUNIT_EXPECT_TRUE(test, aqm_sfb_penalty_pass(&pen, 1500, 1, T0));
+	KUNIT_EXPECT_FALSE(test, aqm_sfb_penalty_pass(&pen, 1500, 1, T0));
+	KUNIT_EXPECT_EQ(test, pen.pkt.tokens, 0LL);
 	/* 150 ms: 1.5 tokens; one packet leaves 0.5 */
-	KUNIT_EXPECT_TRUE(test, aqm_sfb_penalty_pass(&pen, 1500, T0 + MS(150)));
+	KUNIT_EXPECT_TRUE(test, aqm_sfb_penalty_pass(&pen, 1500, 1, T0 + MS(150)));
 	KUNIT_EXPECT_EQ(test, pen.pkt.tokens, TOKEN / 2);
-	KUNIT_EXPECT_FALSE(test, aqm_sfb_penalty_pass(&pen, 1500, T0 + MS(150)));
+	KUNIT_EXPECT_FALSE(test, aqm_sfb_penalty_pass(&pen, 1500, 1, T0 + MS(150)));
 	/* 50 ms more: 1.0 */
-	KUNIT_EXPECT_TRUE(test, aqm_sfb_penalty_pass(&pen, 1500, T0 + MS(200)));
-	KUNIT_EXPECT_EQ(test, pen.pkt.tokens, 0ULL);
-	KUNIT_EXPECT_FALSE(test, aqm_sfb_penalty_pass(&pen, 1500, T0 + MS(210)));
+	KUNIT_EXPECT_TRUE(test, aqm_sfb_penalty_pass(&pen, 1500, 1, T0 + MS(200)));
+	KUNIT_EXPECT_EQ(test, pen.pkt.tokens, 0LL);
+	KUNIT_EXPECT_FALSE(test, aqm_sfb_penalty_pass(&pen, 1500, 1, T0 + MS(210)));
 	KUNIT_EXPECT_EQ(test, pen.pkt.tokens, TOKEN / 10);
 	KUNIT_EXPECT_EQ(test, pen.pkt.t_ns, T0 + MS(210));
 
@@ -1193,33 +1289,33 @@ static void aqm_sfb_penalty_packets(struct kunit *test)
 	aqm_sfb_penalty_init(&pen, 10, 20, 0, 0, T0);
 	pen.pkt.tokens = 0;
 	for (n = 0, t = T0 + MS(10); t <= T0 + MS(1000); t += MS(10))
-		n += aqm_sfb_penalty_pass(&pen, 100, t);
+		n += aqm_sfb_penalty_pass(&pen, 100, 1, t);
 	KUNIT_EXPECT_EQ(test, n, 10U);
-	KUNIT_EXPECT_EQ(test, pen.pkt.tokens, 0ULL);
+	KUNIT_EXPECT_EQ(test, pen.pkt.tokens, 0LL);
 
 	/* the burst caps what an idle hour earns */
-	KUNIT_EXPECT_TRUE(test, aqm_sfb_penalty_pass(&pen, 100,
+	KUNIT_EXPECT_TRUE(test, aqm_sfb_penalty_pass(&pen, 100, 1,
 						     T0 + 3600 * NSEC_PER_SEC));
 	KUNIT_EXPECT_EQ(test, pen.pkt.tokens, 19 * TOKEN);
 
 	/* exact to the nanotoken: 3/s for 333333333 ns is 0.999999999 */
 	aqm_sfb_penalty_init(&pen, 3, 2, 0, 0, T0);
 	pen.pkt.tokens = 0;
-	KUNIT_EXPECT_FALSE(test, aqm_sfb_penalty_pass(&pen, 1, T0 + 333333333));
+	KUNIT_EXPECT_FALSE(test, aqm_sfb_penalty_pass(&pen, 1, 1, T0 + 333333333));
 	KUNIT_EXPECT_EQ(test, pen.pkt.tokens, TOKEN - 1);
-	KUNIT_EXPECT_TRUE(test, aqm_sfb_penalty_pass(&pen, 1, T0 + 333333334));
-	KUNIT_EXPECT_EQ(test, pen.pkt.tokens, 2ULL);
+	KUNIT_EXPECT_TRUE(test, aqm_sfb_penalty_pass(&pen, 1, 1, T0 + 333333334));
+	KUNIT_EXPECT_EQ(test, pen.pkt.tokens, 2LL);
 
 	/* Linux: rate 0 or burst 0 lets no penalized packet through */
 	aqm_sfb_penalty_init(&pen, 0, 20, 0, 0, T0);
-	KUNIT_EXPECT_FALSE(test, aqm_sfb_penalty_pass(&pen, 1, T0));
+	KUNIT_EXPECT_FALSE(test, aqm_sfb_penalty_pass(&pen, 1, 1, T0));
 	aqm_sfb_penalty_init(&pen, 10, 0, 0, 0, T0);
-	KUNIT_EXPECT_FALSE(test, aqm_sfb_penalty_pass(&pen, 1, T0 + MS(1000)));
+	KUNIT_EXPECT_FALSE(test, aqm_sfb_penalty_pass(&pen, 1, 1, T0 + MS(1000)));
 	/* a clock that goes back adds nothing */
 	aqm_sfb_penalty_init(&pen, 10, 2, 0, 0, T0);
 	pen.pkt.tokens = 0;
-	KUNIT_EXPECT_FALSE(test, aqm_sfb_penalty_pass(&pen, 1, T0 - MS(500)));
-	KUNIT_EXPECT_EQ(test, pen.pkt.tokens, 0ULL);
+	KUNIT_EXPECT_FALSE(test, aqm_sfb_penalty_pass(&pen, 1, 1, T0 - MS(500)));
+	KUNIT_EXPECT_EQ(test, pen.pkt.tokens, 0LL);
 	KUNIT_EXPECT_EQ(test, pen.pkt.t_ns, T0);
 }
 
@@ -1230,38 +1326,95 @@ static void aqm_sfb_penalty_bytes(struct kunit *test)
 
 	/* 100 packets/s burst 100, 3000 B/s burst 3000 B */
 	aqm_sfb_penalty_init(&pen, 100, 100, 3000, 3000, T0);
-	KUNIT_EXPECT_TRUE(test, aqm_sfb_penalty_pass(&pen, 1500, T0));
-	KUNIT_EXPECT_TRUE(test, aqm_sfb_penalty_pass(&pen, 1500, T0));
-	KUNIT_EXPECT_EQ(test, pen.byte.tokens, 0ULL);
+	KUNIT_EXPECT_TRUE(test, aqm_sfb_penalty_pass(&pen, 1500, 1, T0));
+	KUNIT_EXPECT_TRUE(test, aqm_sfb_penalty_pass(&pen, 1500, 1, T0));
+	KUNIT_EXPECT_EQ(test, pen.byte.tokens, 0LL);
 	KUNIT_EXPECT_EQ(test, pen.pkt.tokens, 98 * TOKEN);
 	/* no bytes left: refused, and the packet bucket is not charged */
-	KUNIT_EXPECT_FALSE(test, aqm_sfb_penalty_pass(&pen, 40, T0));
+	KUNIT_EXPECT_FALSE(test, aqm_sfb_penalty_pass(&pen, 40, 1, T0));
 	KUNIT_EXPECT_EQ(test, pen.pkt.tokens, 98 * TOKEN);
 	/* 10 ms: 30 bytes, not 40 */
-	KUNIT_EXPECT_FALSE(test, aqm_sfb_penalty_pass(&pen, 40, T0 + MS(10)));
+	KUNIT_EXPECT_FALSE(test, aqm_sfb_penalty_pass(&pen, 40, 1, T0 + MS(10)));
 	KUNIT_EXPECT_EQ(test, pen.byte.tokens, 30 * TOKEN);
-	KUNIT_EXPECT_TRUE(test, aqm_sfb_penalty_pass(&pen, 30, T0 + MS(10)));
-	KUNIT_EXPECT_EQ(test, pen.byte.tokens, 0ULL);
+	KUNIT_EXPECT_TRUE(test, aqm_sfb_penalty_pass(&pen, 30, 1, T0 + MS(10)));
+	KUNIT_EXPECT_EQ(test, pen.byte.tokens, 0LL);
 	/* the packet bucket earned 1 in those 10 ms */
 	KUNIT_EXPECT_EQ(test, pen.pkt.tokens, 98 * TOKEN);
 	/* 500 ms: 1500 bytes, one full-size packet */
-	KUNIT_EXPECT_TRUE(test, aqm_sfb_penalty_pass(&pen, 1500,
+	KUNIT_EXPECT_TRUE(test, aqm_sfb_penalty_pass(&pen, 1500, 1,
 						     T0 + MS(510)));
-	KUNIT_EXPECT_FALSE(test, aqm_sfb_penalty_pass(&pen, 1,
+	KUNIT_EXPECT_FALSE(test, aqm_sfb_penalty_pass(&pen, 1, 1,
 						      T0 + MS(510)));
-	/* a packet larger than the byte burst never passes */
-	KUNIT_EXPECT_FALSE(test, aqm_sfb_penalty_pass(&pen, 3001,
-						      T0 + 3600 * NSEC_PER_SEC));
-	KUNIT_EXPECT_EQ(test, pen.byte.tokens, 3000 * TOKEN);
-	KUNIT_EXPECT_TRUE(test, aqm_sfb_penalty_pass(&pen, 3000,
+	/* a packet larger than the byte burst takes a full bucket into debt
+	 * (a BIG TCP packet is never refused for good)...
+	 */
+	KUNIT_EXPECT_TRUE(test, aqm_sfb_penalty_pass(&pen, 4500, 1,
 						     T0 + 3600 * NSEC_PER_SEC));
+	KUNIT_EXPECT_EQ(test, pen.byte.tokens, -1500 * (s64)TOKEN);
+	/* ...which the rate repays before anything else passes */
+	KUNIT_EXPECT_FALSE(test, aqm_sfb_penalty_pass(&pen, 1, 1,
+						      T0 + 3600 * NSEC_PER_SEC +
+						      MS(500)));
+	KUNIT_EXPECT_EQ(test, pen.byte.tokens, 0LL);
+	KUNIT_EXPECT_TRUE(test, aqm_sfb_penalty_pass(&pen, 3000, 1,
+						     T0 + 3600 * NSEC_PER_SEC +
+						     MS(1500)));
+	KUNIT_EXPECT_EQ(test, pen.byte.tokens, 0LL);
+	/* a byte bucket of 0 bytes lets nothing through */
+	aqm_sfb_penalty_init(&pen, 100, 100, 3000, 0, T0);
+	KUNIT_EXPECT_FALSE(test, aqm_sfb_penalty_pass(&pen, 1, 1, T0 + MS(1000)));
 
 	/* bytes available, packets not: refused, bytes not charged */
 	aqm_sfb_penalty_init(&pen, 1, 1, 3000, 3000, T0);
-	KUNIT_EXPECT_TRUE(test, aqm_sfb_penalty_pass(&pen, 100, T0));
-	KUNIT_EXPECT_FALSE(test, aqm_sfb_penalty_pass(&pen, 100, T0 + MS(1)));
+	KUNIT_EXPECT_TRUE(test, aqm_sfb_penalty_pass(&pen, 100, 1, T0));
+	KUNIT_EXPECT_FALSE(test, aqm_sfb_penalty_pass(&pen, 100, 1, T0 + MS(1)));
 	KUNIT_EXPECT_EQ(test, pen.byte.tokens, 2903 * TOKEN);
-	KUNIT_EXPECT_EQ(test, pen.pkt.tokens, 1000000ULL);
+	KUNIT_EXPECT_EQ(test, pen.pkt.tokens, 1000000LL);
+}
+
+/*
+ * GSO packets: penalty_rate counts segments, and a packet larger than a
+ * bucket passes when the bucket is full, its cost repaid at the rate: the
+ * long-run rate stays exact (Linux's charges one token per skb).
+ */
+static void aqm_sfb_penalty_gso(struct kunit *test)
+{
+	struct aqm_sfb_penalty pen;
+	u64 t, bytes = 0;
+	u32 n = 0;
+
+	/* 10 packets/s, burst 20: a 5-segment packet takes 5 tokens */
+	aqm_sfb_penalty_init(&pen, 10, 20, 0, 0, T0);
+	KUNIT_EXPECT_TRUE(test, aqm_sfb_penalty_pass(&pen, 7500, 5, T0));
+	KUNIT_EXPECT_EQ(test, pen.pkt.tokens, 15 * (s64)TOKEN);
+	/* 0 segments (not set yet) count as 1 */
+	KUNIT_EXPECT_TRUE(test, aqm_sfb_penalty_pass(&pen, 1500, 0, T0));
+	KUNIT_EXPECT_EQ(test, pen.pkt.tokens, 14 * (s64)TOKEN);
+	/* 45 segments, more than the burst: refused until the bucket is
+	 * full, then passed into a debt of 25 tokens (2.5 s at 10/s)
+	 */
+	KUNIT_EXPECT_FALSE(test, aqm_sfb_penalty_pass(&pen, 65160, 45, T0));
+	KUNIT_EXPECT_TRUE(test, aqm_sfb_penalty_pass(&pen, 65160, 45,
+						     T0 + MS(600)));
+	KUNIT_EXPECT_EQ(test, pen.pkt.tokens, -25 * (s64)TOKEN);
+	KUNIT_EXPECT_FALSE(test, aqm_sfb_penalty_pass(&pen, 1500, 1,
+						      T0 + MS(3000)));
+	KUNIT_EXPECT_TRUE(test, aqm_sfb_penalty_pass(&pen, 1500, 1,
+						     T0 + MS(3200)));
+
+	/* 64 KB packets every 10 ms for 100 s through 3000 B/s, burst 3000:
+	 * what passes is the rate's 300 KB, give or take a packet
+	 */
+	aqm_sfb_penalty_init(&pen, 1000000, 1000000, 3000, 3000, T0);
+	for (t = T0; t < T0 + 100 * NSEC_PER_SEC; t += MS(10)) {
+		if (aqm_sfb_penalty_pass(&pen, 65536, 45, t)) {
+			bytes += 65536;
+			n++;
+		}
+	}
+	KUNIT_EXPECT_GE(test, n, 4U);
+	KUNIT_EXPECT_LE(test, bytes, 3000ULL * 100 + 65536);
+	KUNIT_EXPECT_GE(test, bytes, 3000ULL * 100 - 65536);
 }
 
 /* No elapsed time overflows the buckets, up to U64_MAX ns. */
@@ -1274,9 +1427,9 @@ static void aqm_sfb_penalty_overflow(struct kunit *test)
 	aqm_sfb_penalty_init(&pen, U32_MAX, U32_MAX, U32_MAX, U32_MAX, 0);
 	pen.pkt.tokens = 0;
 	pen.byte.tokens = 0;
-	KUNIT_EXPECT_TRUE(test, aqm_sfb_penalty_pass(&pen, U32_MAX, U64_MAX));
+	KUNIT_EXPECT_TRUE(test, aqm_sfb_penalty_pass(&pen, U32_MAX, 1, U64_MAX));
 	KUNIT_EXPECT_EQ(test, pen.pkt.tokens, ((u64)U32_MAX - 1) * TOKEN);
-	KUNIT_EXPECT_EQ(test, pen.byte.tokens, 0ULL);
+	KUNIT_EXPECT_EQ(test, pen.byte.tokens, 0LL);
 	KUNIT_EXPECT_EQ(test, pen.pkt.t_ns, U64_MAX);
 
 	/* rate * elapsed just fits in 64 bits, or just not */
@@ -2028,9 +2181,12 @@ static struct kunit_case aqm_sfb_cases[] = {
 	KUNIT_CASE(aqm_sfb_warm_raise),
 	KUNIT_CASE(aqm_sfb_accounting),
 	KUNIT_CASE(aqm_sfb_generations),
-	KUNIT_CASE(aqm_sfb_stats_walk),
+	KUNIT_CASE(aqm_sfb_stats_dump),
+	KUNIT_CASE(aqm_sfb_stats_steps),
+	KUNIT_CASE(aqm_sfb_no_freeze),
 	KUNIT_CASE(aqm_sfb_penalty_packets),
 	KUNIT_CASE(aqm_sfb_penalty_bytes),
+	KUNIT_CASE(aqm_sfb_penalty_gso),
 	KUNIT_CASE(aqm_sfb_penalty_overflow),
 	KUNIT_CASE(aqm_sfb_red_params),
 	KUNIT_CASE(aqm_sfb_red_reset),

@@ -130,7 +130,7 @@ run_vm() {
 	# the guest does not inherit this environment: the knobs of the
 	# selftests and the reliability suite go in by name when set
 	for v in AQM_FUZZ_N AQM_FUZZ_SEED AQM_SOAK_SECS AQM_HOSTILE_N AQM_HOSTILE_FLOWS \
-		AQM_TEST_TIMEOUT AQM_NET_LANES; do
+		AQM_TEST_TIMEOUT AQM_NET_LANES AQM_TDC_JOBS; do
 		[ -z "${!v:-}" ] || genv+="$v=$(printf %q "${!v}") "
 	done
 	# a boot whose own log has a report (guest.sh: boot-splat) is booted

@@ -235,6 +235,44 @@ void aqm_print_flag(const char *key, bool on)
 		print_string(PRINT_FP, NULL, "%s ", key);
 }
 
+void aqm_print_rate_exact(const char *key, __u64 bps)
+{
+	static const char *const units[] = { "", "K", "M", "G", "T" };
+	unsigned long long bits = bps * 8;
+	char buf[64];
+	size_t i = 0;
+
+	while (bits && bits % 1000 == 0 && i < ARRAY_SIZE(units) - 1) {
+		bits /= 1000;
+		i++;
+	}
+	snprintf(buf, sizeof(buf), "%llu%sbit", bits, units[i]);
+	print_u64(PRINT_JSON, key, NULL, bps);
+	print_string(PRINT_FP, NULL, "%s ", key);
+	print_string(PRINT_FP, NULL, "%s ", buf);
+}
+
+char *aqm_size_str(char *buf, size_t len, __u32 bytes)
+{
+	if (bytes && bytes % (1024 * 1024) == 0)
+		snprintf(buf, len, "%uMb", bytes / (1024 * 1024));
+	else if (bytes && bytes % 1024 == 0)
+		snprintf(buf, len, "%uKb", bytes / 1024);
+	else
+		snprintf(buf, len, "%ub", bytes);
+	return buf;
+}
+
+void aqm_print_size_exact(const char *key, __u32 bytes)
+{
+	char buf[32];
+
+	print_uint(PRINT_JSON, key, NULL, bytes);
+	print_string(PRINT_FP, NULL, "%s ", key);
+	print_string(PRINT_FP, NULL, "%s ",
+		     aqm_size_str(buf, sizeof(buf), bytes));
+}
+
 int aqm_get_packets(__u32 *val, const char *arg)
 {
 	char buf[32];

@@ -63,6 +63,24 @@ void aqm_print_time(const char *key, __u32 usec);
  * it is set.
  */
 void aqm_print_flag(const char *key, bool on);
+
+/*
+ * A rate of @bps bytes/s in bits, exactly, in the largest SI unit that
+ * keeps it so ("8Kbit", "10Mbit", "9872bit"): get_rate() reads it back to
+ * the same value, where tc's print_rate() rounds (1234560bit: "1234Kbit").
+ * JSON: bytes/s.
+ */
+void aqm_print_rate_exact(const char *key, __u64 bps);
+
+/*
+ * @bytes in the largest binary unit that keeps them exact ("1514b",
+ * "15Kb", "2Mb"), as get_size() reads them; tc's print_size() rounds
+ * (1030: "1Kb"). JSON: bytes.
+ */
+void aqm_print_size_exact(const char *key, __u32 bytes);
+
+/* The text of aqm_print_size_exact() into @buf (32 bytes will do). */
+char *aqm_size_str(char *buf, size_t len, __u32 bytes);
 /* A probability exported as a fraction of 2^32. */
 double aqm_prob_value(__u32 prob);
 /* A packet count: "1000" or "1000p", as the plugins print it. */

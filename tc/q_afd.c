@@ -135,8 +135,8 @@ static int afd_print_opt(AQM_QU_CONST struct qdisc_util *qu, FILE *f,
 	aqm_print_ratio_attr("ecn_ceil", tb[TCA_AFD_ECN_CEIL], false);
 	aqm_print_flag("bytemode", bytemode);
 	if (tb[TCA_AFD_AVPKT])
-		print_size(PRINT_ANY, "avpkt", "avpkt %s ",
-			   rta_getattr_u32(tb[TCA_AFD_AVPKT]));
+		aqm_print_size_exact("avpkt",
+				     rta_getattr_u32(tb[TCA_AFD_AVPKT]));
 	return 0;
 }
 

@@ -268,8 +268,7 @@ static void ared_print_th(const char *key, struct rtattr *attr, bool bytemode)
 	if (!attr)
 		return;
 	if (bytemode) {
-		snprintf(fmt, sizeof(fmt), "%s %%s ", key);
-		print_size(PRINT_ANY, key, fmt, rta_getattr_u32(attr));
+		aqm_print_size_exact(key, rta_getattr_u32(attr));
 	} else {
 		snprintf(fmt, sizeof(fmt), "%s %%up ", key);
 		print_uint(PRINT_ANY, key, fmt, rta_getattr_u32(attr));
@@ -313,11 +312,11 @@ static int ared_print_opt(AQM_QU_CONST struct qdisc_util *qu, FILE *f,
 			       rta_getattr_u8(tb[TCA_ARED_ECN_GENTLE]));
 	if (tb[TCA_ARED_RATE] &&
 	    RTA_PAYLOAD(tb[TCA_ARED_RATE]) >= sizeof(__u64))
-		tc_print_rate(PRINT_ANY, "rate", "rate %s ",
-			      rta_getattr_u64(tb[TCA_ARED_RATE]));
+		aqm_print_rate_exact("rate",
+				     rta_getattr_u64(tb[TCA_ARED_RATE]));
 	if (tb[TCA_ARED_AVPKT])
-		print_size(PRINT_ANY, "avpkt", "avpkt %s ",
-			   rta_getattr_u32(tb[TCA_ARED_AVPKT]));
+		aqm_print_size_exact("avpkt",
+				     rta_getattr_u32(tb[TCA_ARED_AVPKT]));
 	return 0;
 }
 

@@ -168,6 +168,7 @@ static int blue_print_opt(AQM_QU_CONST struct qdisc_util *qu, FILE *f,
 	struct rtattr *tb[TCA_BLUE_MAX + 1];
 	__u32 limit = 0, bytelimit = 0, threshold = 0;
 	bool ecn = false, randomize = false;
+	char buf[32];
 
 	if (!opt)
 		return 0;
@@ -189,11 +190,13 @@ static int blue_print_opt(AQM_QU_CONST struct qdisc_util *qu, FILE *f,
 	print_uint(PRINT_JSON, "bytelimit", NULL, bytelimit);
 	print_uint(PRINT_JSON, "threshold", NULL, threshold);
 	if (bytelimit)
-		print_size(PRINT_FP, NULL, "bytelimit %s ", bytelimit);
+		print_string(PRINT_FP, NULL, "bytelimit %s ",
+			     aqm_size_str(buf, sizeof(buf), bytelimit));
 	else
 		print_uint(PRINT_FP, NULL, "limit %up ", limit);
 	if (threshold && bytelimit)
-		print_size(PRINT_FP, NULL, "threshold %s ", threshold);
+		print_string(PRINT_FP, NULL, "threshold %s ",
+			     aqm_size_str(buf, sizeof(buf), threshold));
 	else if (threshold)
 		print_uint(PRINT_FP, NULL, "threshold %up ", threshold);
 	aqm_print_ratio_attr("delta1", tb[TCA_BLUE_DELTA1], false);

@@ -168,8 +168,8 @@ static int pi_print_opt(AQM_QU_CONST struct qdisc_util *qu, FILE *f,
 			   rta_getattr_u32(tb[TCA_PI_LIMIT]));
 	if (tb[TCA_PI_QREF]) {
 		if (bytemode)
-			print_size(PRINT_ANY, "qref", "qref %s ",
-				   rta_getattr_u32(tb[TCA_PI_QREF]));
+			aqm_print_size_exact("qref",
+					     rta_getattr_u32(tb[TCA_PI_QREF]));
 		else
 			print_uint(PRINT_ANY, "qref", "qref %up ",
 				   rta_getattr_u32(tb[TCA_PI_QREF]));
@@ -185,16 +185,16 @@ static int pi_print_opt(AQM_QU_CONST struct qdisc_util *qu, FILE *f,
 	if (designed)
 		print_string(PRINT_FP, NULL, "%s", "designed for ");
 	if (tb[TCA_PI_RATE])
-		tc_print_rate(PRINT_ANY, "rate", "rate %s ",
-			      rta_getattr_u64(tb[TCA_PI_RATE]));
+		aqm_print_rate_exact("rate",
+				     rta_getattr_u64(tb[TCA_PI_RATE]));
 	if (tb[TCA_PI_RTT])
 		aqm_print_time("rtt", rta_getattr_u32(tb[TCA_PI_RTT]));
 	if (tb[TCA_PI_FLOWS])
 		print_uint(PRINT_ANY, "flows", "flows %u ",
 			   rta_getattr_u32(tb[TCA_PI_FLOWS]));
 	if (tb[TCA_PI_AVPKT])
-		print_size(PRINT_ANY, "avpkt", "avpkt %s ",
-			   rta_getattr_u32(tb[TCA_PI_AVPKT]));
+		aqm_print_size_exact("avpkt",
+				     rta_getattr_u32(tb[TCA_PI_AVPKT]));
 	return 0;
 }
 

@@ -184,8 +184,8 @@ static int rem_print_opt(AQM_QU_CONST struct qdisc_util *qu, FILE *f,
 			   rta_getattr_u32(tb[TCA_REM_LIMIT]));
 	if (tb[TCA_REM_QREF]) {
 		if (bytemode)
-			print_size(PRINT_ANY, "qref", "qref %s ",
-				   rta_getattr_u32(tb[TCA_REM_QREF]));
+			aqm_print_size_exact("qref",
+					     rta_getattr_u32(tb[TCA_REM_QREF]));
 		else
 			print_uint(PRINT_ANY, "qref", "qref %up ",
 				   rta_getattr_u32(tb[TCA_REM_QREF]));
@@ -197,14 +197,14 @@ static int rem_print_opt(AQM_QU_CONST struct qdisc_util *qu, FILE *f,
 		aqm_print_time("tupdate", rta_getattr_u32(tb[TCA_REM_TUPDATE]));
 	if (tb[TCA_REM_RATE] &&
 	    RTA_PAYLOAD(tb[TCA_REM_RATE]) >= sizeof(__u64))
-		tc_print_rate(PRINT_ANY, "rate", "rate %s ",
-			      rta_getattr_u64(tb[TCA_REM_RATE]));
+		aqm_print_rate_exact("rate",
+				     rta_getattr_u64(tb[TCA_REM_RATE]));
 	aqm_print_flag("ecn", ecn);
 	aqm_print_ratio_attr("ecn_ceil", tb[TCA_REM_ECN_CEIL], false);
 	aqm_print_flag("bytemode", bytemode);
 	if (tb[TCA_REM_AVPKT])
-		print_size(PRINT_ANY, "avpkt", "avpkt %s ",
-			   rta_getattr_u32(tb[TCA_REM_AVPKT]));
+		aqm_print_size_exact("avpkt",
+				     rta_getattr_u32(tb[TCA_REM_AVPKT]));
 	return 0;
 }
 

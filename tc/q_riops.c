@@ -226,37 +226,6 @@ static void riops_print_prob(const char *key, struct rtattr *attr)
 	print_lluint(PRINT_FP, NULL, "%llu ", (unsigned long long)r.den);
 }
 
-/*
- * Whether tc_print_rate() prints @bits exactly: it divides by kilo while
- * the value is a multiple of kilo or at least 1000 kilo, and in the
- * second case drops the remainder (1234560bit: "1234Kbit").
- */
-static bool riops_rate_exact(__u64 bits)
-{
-	__u64 kilo = use_iec ? 1024 : 1000;
-	int i;
-
-	for (i = 0; i < 4 && bits >= kilo; i++) {
-		if (bits % kilo && bits < 1000 * kilo)
-			break;
-		if (bits % kilo)
-			return false;
-		bits /= kilo;
-	}
-	return true;
-}
-
-/* The rate as tc prints rates ("10Mbit"), or in bits when that rounds. */
-static void riops_print_rate(__u64 rate)
-{
-	if (riops_rate_exact(rate * 8)) {
-		tc_print_rate(PRINT_ANY, "rate", "rate %s ", rate);
-		return;
-	}
-	print_u64(PRINT_JSON, "rate", NULL, rate);
-	print_u64(PRINT_FP, NULL, "rate %llubit ", rate * 8);
-}
-
 static int riops_print_opt(AQM_QU_CONST struct qdisc_util *qu, FILE *f,
 			   struct rtattr *opt)
 {
@@ -286,7 +255,7 @@ static int riops_print_opt(AQM_QU_CONST struct qdisc_util *qu, FILE *f,
 	riops_print_prob("ecn_ceil", tb[TCA_RIOPS_ECN_CEIL]);
 	if (tb[TCA_RIOPS_RATE] &&
 	    RTA_PAYLOAD(tb[TCA_RIOPS_RATE]) >= sizeof(__u64))
-		riops_print_rate(rta_getattr_u64(tb[TCA_RIOPS_RATE]));
+		aqm_print_rate_exact("rate", rta_getattr_u64(tb[TCA_RIOPS_RATE]));
 	/* in bytes, not print_size(): that prints 1030 as "1Kb" */
 	if (tb[TCA_RIOPS_AVPKT])
 		print_uint(PRINT_ANY, "avpkt", "avpkt %ub ",

@@ -488,43 +488,6 @@ static bool sfb_attr_ok(const struct rtattr *a, size_t len)
 }
 
 /*
- * bytes/s as an exact rate in bits ("8Kbit", "1Mbit", "9872bit"), which
- * get_rate() reads back to the same value; tc's print_rate() rounds.
- */
-static void sfb_print_byte_rate(const char *key, __u64 bps)
-{
-	static const char *const units[] = { "", "K", "M", "G", "T" };
-	unsigned long long bits = bps * 8;
-	char buf[64];
-	size_t i = 0;
-
-	while (bits && bits % 1000 == 0 && i < ARRAY_SIZE(units) - 1) {
-		bits /= 1000;
-		i++;
-	}
-	snprintf(buf, sizeof(buf), "%llu%sbit", bits, units[i]);
-	print_u64(PRINT_JSON, key, NULL, bps);
-	print_string(PRINT_FP, NULL, "%s ", key);
-	print_string(PRINT_FP, NULL, "%s ", buf);
-}
-
-/* bytes in the largest unit that keeps them exact ("1514b", "15Kb") */
-static void sfb_print_bytes(const char *key, __u32 bytes)
-{
-	char buf[32];
-
-	if (bytes && bytes % (1024 * 1024) == 0)
-		snprintf(buf, sizeof(buf), "%uMb", bytes / (1024 * 1024));
-	else if (bytes && bytes % 1024 == 0)
-		snprintf(buf, sizeof(buf), "%uKb", bytes / 1024);
-	else
-		snprintf(buf, sizeof(buf), "%ub", bytes);
-	print_uint(PRINT_JSON, key, NULL, bytes);
-	print_string(PRINT_FP, NULL, "%s ", key);
-	print_string(PRINT_FP, NULL, "%s ", buf);
-}
-
-/*
  * A flag that is on by default (red_gentle): JSON always has @key, the
  * text the word or its "no" form, so that it parses back either way.
  */
@@ -630,10 +593,10 @@ static int sfb_print_opt(AQM_QU_CONST struct qdisc_util *qu, FILE *f,
 		print_uint(PRINT_ANY, "bins", "bins %u ",
 			   rta_getattr_u32(tb[TCA_SFB_AQM_BINS]));
 	if (sfb_attr_ok(tb[TCA_SFB_AQM_PENALTY_BYTES], sizeof(__u64)))
-		sfb_print_byte_rate("penalty_bytes",
+		aqm_print_rate_exact("penalty_bytes",
 				    rta_getattr_u64(tb[TCA_SFB_AQM_PENALTY_BYTES]));
 	if (sfb_attr_ok(tb[TCA_SFB_AQM_PENALTY_BYTES_BURST], sizeof(__u32)))
-		sfb_print_bytes("penalty_bytes_burst",
+		aqm_print_size_exact("penalty_bytes_burst",
 				rta_getattr_u32(tb[TCA_SFB_AQM_PENALTY_BYTES_BURST]));
 	if (sfb_attr_ok(tb[TCA_SFB_AQM_WARM_ALL], sizeof(__u8)))
 		aqm_print_flag("warm_all",

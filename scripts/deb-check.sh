@@ -618,8 +618,9 @@ usage_of() {
 
 for suite in "${suites[@]}"; do
 	root="$base/$suite"
+	# the last run's logs go, step 8b's boot-KVER folders with them
+	rm -rf --one-file-system "${logbase:?}/$suite"
 	mkdir -p "$logbase/$suite"
-	rm -f "$logbase/$suite"/*
 	nstep=0
 	debdir=""
 	later=""

@@ -12,6 +12,10 @@
 #   make demo                  a 60 s dumbbell through the AQMs in a VM
 #   make bench [BENCH=FILE]    an emulated-WAN experiment in a VM (default
 #                              scripts/bench/experiments/short.toml)
+#   make reproduce PAPER=dcn [DRY_RUN=1]
+#                              a paper's experiments, seed by seed (resumes
+#                              where it stopped), then published; DRY_RUN=1
+#                              prints the plan only
 #   make deps                  install build and test dependencies
 
 KVER ?= $(shell uname -r)
@@ -20,7 +24,7 @@ DESTDIR ?=
 TC_LIB_DIR ?= $(shell scripts/tc/tc-libdir.sh)
 
 .PHONY: all modules clean tc install uninstall load vmkernel check check-debug demo deps \
-	lint pytest bench deb check-distro
+	lint pytest bench reproduce deb check-distro
 
 all: modules
 
@@ -79,6 +83,9 @@ demo:
 
 bench:
 	scripts/bench.sh $(BENCH)
+
+reproduce:
+	scripts/reproduce.sh $(if $(DRY_RUN),--dry-run) $(PAPER)
 
 # Debian packages for the running Debian release, into build/deb/CODENAME/:
 # linux-aqm-dkms, linux-aqm-tc, linux-aqm-sfb-dkms (docs/install.md)

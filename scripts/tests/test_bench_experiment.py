@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from aqmtools.bench import testbed
+from aqmtools.bench import run, testbed
 from aqmtools.bench.experiment import Experiment, load, parse_rate
+from aqmtools.bench.run import run_name, run_setting
 
 EXPERIMENTS = Path(__file__).resolve().parents[2] / "scripts/bench/experiments"
 
@@ -205,3 +206,109 @@ def test_ecn_and_rate_changes_reach_every_host_and_both_ways() -> None:
         "ceil 100000000bit burst 25000 cburst 25000"
         for ns, dev in (("wbT-rr", "br0"), ("wbT-rl", "bl0"))
     ]
+
+
+# --- a qdisc with a bottleneck rate of its own ----------------------------
+
+OWN_RATE = MINIMAL.replace(
+    'name = "droptail"\nspec = "pfifo limit 240"',
+    'name = "uncongested"\nspec = "pfifo limit {29ms}"\nrate = "100mbit"\necn_runs = false',
+)
+
+
+def test_a_qdisc_may_run_at_its_own_rate() -> None:
+    exp = load(OWN_RATE)
+    ref, pi = exp.qdiscs
+    assert (ref.rate_bps, pi.rate_bps) == (100_000_000, 0)
+    assert (exp.rate_of(ref), exp.rate_of(pi)) == (100_000_000, 10_000_000)
+    # its times convert at its own rate: 29 ms is 239 packets at 100 Mbit/s
+    assert ref.spec_for(False, exp.rate_of(ref)) == "pfifo limit 239"
+    # the run names stay as they are
+    assert {run_name(*r) for r in exp.runs() if r[0] is ref} == {
+        "uncongested-load90-ecn0-s7",
+        "uncongested-load105-ecn0-s7",
+    }
+
+
+@pytest.mark.parametrize("rate", ['"1mbit"', '"fast"', '"0mbit"', "100"])
+def test_a_qdisc_rate_below_the_experiments_or_malformed_is_refused(rate: str) -> None:
+    with pytest.raises(ValueError):
+        load(OWN_RATE.replace('rate = "100mbit"', f"rate = {rate}"))
+
+
+def test_the_population_is_the_experiments_whatever_the_qdiscs_rate() -> None:
+    exp = load(OWN_RATE)
+    ref, pi = exp.qdiscs
+    # 90% of 10 Mbit/s at 100 kbit/s a user: 90 users, on either link
+    assert run_setting(exp, ref, 0.9, False, 100_000.0) == (100_000_000, "pfifo limit 239", 90)
+    assert run_setting(exp, pi, 0.9, True, 100_000.0) == (10_000_000, "pi qref 24", 90)
+
+
+def test_netem_limits_follow_the_rate_of_a_reseed() -> None:
+    exp = load(OWN_RATE)
+    tb = testbed.make(exp, "wbT", 7)
+    same, cmds = testbed.reseed(tb, exp, 7, 100_000_000)
+    assert [c.rtt_ms for c in same.clients] == [c.rtt_ms for c in tb.clients]
+    for c, cmd in zip(same.clients, cmds[::2], strict=True):
+        assert cmd[-1] == str(testbed.netem_limit(100_000_000, c.rtt_ms / 2))
+    # without a rate: the experiment's, as setup() sizes them
+    _, plain = testbed.reseed(tb, exp, 7)
+    assert plain[0][-1] == str(testbed.netem_limit(exp.rate_bps, tb.clients[0].rtt_ms / 2))
+
+
+class _Recorder:
+    """run.run_all in place: the commands a Bench would run."""
+
+    def __init__(self) -> None:
+        self.cmds: list[str] = []
+
+    def __call__(self, cmds: list[list[str]], check: bool = True) -> None:
+        self.cmds += [" ".join(c) for c in cmds]
+
+
+def test_bench_moves_the_bottleneck_and_netems_to_a_qdiscs_rate(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    rec = _Recorder()
+    monkeypatch.setattr(run, "run_all", rec)
+    exp = load(OWN_RATE)
+    bench = run.Bench(exp, tmp_path, tmp_path)
+    bench.use_seed(7)
+    assert rec.cmds == []
+    bench.use_seed(7, 100_000_000)
+    htb = [c for c in rec.cmds if " htb rate " in c]
+    assert len(htb) == 2 and all("rate 100000000bit ceil 100000000bit" in c for c in htb)
+    limit = testbed.netem_limit(100_000_000, bench.tb.clients[0].rtt_ms / 2)
+    assert sum(c.endswith(f" limit {limit}") for c in rec.cmds) == 2
+    assert sum("netem" in c for c in rec.cmds) == 2 * exp.clients
+    # back at the experiment's rate for the next qdisc, once
+    rec.cmds.clear()
+    bench.use_seed(7)
+    bench.use_seed(7)
+    assert sum("rate 10000000bit" in c for c in rec.cmds) == 2
+    assert sum("netem" in c for c in rec.cmds) == 2 * exp.clients
+
+
+def test_the_reproductions_experiments() -> None:
+    for name, hosts in (("repro-dcn-paper", "paper"), ("repro-dcn-linux", "linux")):
+        exp = load((EXPERIMENTS / f"{name}.toml").read_text())
+        assert exp.hosts == hosts and exp.reporting_seeds == [101, 102, 103, 104, 105]
+        assert exp.tuning_seeds == [] and exp.loads == [0.9, 0.98, 1.05]
+        by = {q.name: q for q in exp.qdiscs}
+        # the uncongested reference: ten times the rate, as the calibration
+        ref = by["uncongested"]
+        assert exp.rate_of(ref) == testbed.UNCONGESTED_FACTOR * exp.rate_bps
+        assert ref.spec_for(False, exp.rate_of(ref)) == "pfifo limit 239"
+        # the paper's 240 packets at 100 Mbit/s scaled in time; its 24 too,
+        # and as packets beside them where the time is under 3 packets
+        assert by["droptail"].spec_for(False, exp.rate_bps) == "pfifo limit 24"
+        assert by["afd"].spec_for(False, exp.rate_bps) == "afd limit 1000 qref 24"
+        for kind in ("pi", "dcn"):
+            assert f"{kind} limit 1000 qref 2 " in by[f"{kind}-2.9ms"].spec_for(False, exp.rate_bps)
+            assert f"{kind} limit 1000 qref 24 " in by[f"{kind}-24pkt"].spec
+        assert all(
+            "floor 0 holdoff 0" in by[n].spec and not by[n].ecn_runs
+            for n in ("dcn-2.9ms", "dcn-24pkt")
+        )
+        # 12 runs a load, about 46 min a seed: one part a seed within 2 h
+        assert len(exp.runs([101])) == 36

@@ -307,6 +307,32 @@ def test_report_gives_intervals_and_pairs_by_seed(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.glob("state-*.png")) == []
 
 
+def test_report_names_a_configuration_run_at_its_own_rate(tmp_path: Path) -> None:
+    # "uncongested" ran on 100 Mbit/s, offered the users of the experiment's 10
+    for k, seed in enumerate((11, 12)):
+        _run(tmp_path, "uncongested", seed, 0, [40, 50, 60], 2 * k)
+        _run(tmp_path, "a", seed, 100, [50, 60, 70], 2 * k + 1)
+        meta_file = tmp_path / f"uncongested-load90-ecn0-s{seed}" / "run.json"
+        meta = json.loads(meta_file.read_text())
+        meta.update(rate_bps=100_000_000, experiment_rate_bps=10_000_000, reference="a")
+        meta_file.write_text(json.dumps(meta))
+    assert report.main(["report", str(tmp_path)]) == 0
+    table = (tmp_path / "summary.md").read_text()
+    # the experiment's rate in the header, the other rate named
+    assert "Experiment `t`: bottleneck 10 Mbit/s," in table
+    assert "Ran on a bottleneck of its own rate: uncongested, 100 Mbit/s." in table
+    assert "- uncongested, 100 Mbit/s: `pfifo limit {290ms}`, at this rate" in table
+    # 8.80 Mbit/s is 8.8% of its own link; its offered load is of the
+    # experiment's rate, as the others' (2,003,000 bytes in 9 s of 10 Mbit/s)
+    own = "| uncongested, 100 Mbit/s | 2 | 17.8 ± 0.0 | 0.00 ± 0.00 | 8.80 ± 0.00 | 8.8 ± 0.0 |"
+    assert own in table
+    assert "| a | 2 | 17.8 ± 0.0 | 1.00 ± 0.00 | 8.80 ± 0.00 | 88.0 ± 0.0 |" in table
+    assert "| uncongested, 100 Mbit/s | 2 | -1.00 ± 0.00, lower |" in table
+    # run.json from before: its rate is the experiment's, no name changes
+    old = {"qdisc": "x", "rate_bps": 4_000_000}
+    assert report.label(old) == "x" and report.experiment_rate(old) == 4_000_000
+
+
 def test_the_archive_recomputes_the_same_summary(tmp_path: Path) -> None:
     out = tmp_path / "out"
     for k, seed in enumerate((11, 12)):

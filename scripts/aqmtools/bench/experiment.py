@@ -14,6 +14,13 @@ Queue lengths, targets and buffers in a qdisc's spec may be given as a
 time, converted at the bottleneck's rate: "{29ms}" becomes the packets of
 PKT_BYTES that the bottleneck sends in 29 ms, "{29ms:bytes}" those bytes;
 so one experiment is the same experiment at 4, 10 or 100 Mbit/s.
+
+A [[qdisc]] may run on a bottleneck of its own rate, at least the
+experiment's: the papers' uncongested reference is the same population of
+users on a link ten times faster. Its users are still those of the
+experiment's rate (the load names a population, not a fraction of its
+link), so it is offered exactly the workload of the other qdiscs of that
+load and seed; its link and its time placeholders follow its own rate.
 """
 
 from __future__ import annotations
@@ -102,6 +109,8 @@ class Qdisc:
     module = "linux" runs the test kernel's own module of the kind where the
     project has one of the same name (sfb): the two cannot be loaded at
     once, so the runner swaps them; "" (the default) runs the project's.
+    rate_bps is the bottleneck's rate in this qdisc's runs (0: the
+    experiment's).
     """
 
     name: str
@@ -109,6 +118,7 @@ class Qdisc:
     ecn_spec: str = ""
     ecn_runs: bool = True
     module: str = ""
+    rate_bps: int = 0
 
     @property
     def kind(self) -> str:
@@ -182,6 +192,10 @@ class Experiment:
     def reference_qdisc(self) -> str:
         return self.reference or self.qdiscs[0].name
 
+    def rate_of(self, q: Qdisc) -> int:
+        """The bottleneck's rate in Q's runs: its own, else the experiment's."""
+        return q.rate_bps or self.rate_bps
+
     def client_rtts_ms(self, seed: int | None = None) -> list[float]:
         """The minimum RTT of each client host: the RTT classes in turn, or
         drawn uniformly from rtt_ms with SEED (a flow's RTT is its host's)."""
@@ -253,33 +267,15 @@ def load(text: str) -> Experiment:
     workload = _get(t, "workload", str)
     if workload not in WORKLOADS:
         raise ValueError(f"workload {workload!r}: one of {', '.join(WORKLOADS)}")
-    qdiscs = []
-    for q in _get(t, "qdisc", list):
-        if not isinstance(q, dict):
-            raise ValueError("each [[qdisc]] needs name and spec")
-        qd = Qdisc(
-            _get(q, "name", str),
-            _get(q, "spec", str),
-            _get(q, "ecn_spec", str, ""),
-            _get(q, "ecn_runs", bool, True),
-            _get(q, "module", str, ""),
-        )
-        if qd.module not in MODULES:
-            raise ValueError(f"qdisc {qd.name!r}: module must be one of {MODULES}")
-        if not _NAME.match(qd.name) or not qd.spec.strip():
-            raise ValueError(f"qdisc {qd.name!r}: bad name or empty spec")
-        if qd.ecn_spec and qd.ecn_spec.split()[0] != qd.kind:
-            raise ValueError(f"qdisc {qd.name!r}: ecn_spec must be of the same kind as spec")
-        if qd.ecn_spec and not qd.ecn_runs:
-            raise ValueError(f"qdisc {qd.name!r}: ecn_spec with ecn_runs = false")
-        qdiscs.append(qd)
+    rate_bps = parse_rate(_get(t, "rate", str))
+    qdiscs = [_qdisc(q, rate_bps) for q in _get(t, "qdisc", list)]
     names = [q.name for q in qdiscs]
     if not qdiscs or len(set(names)) != len(names):
         raise ValueError("qdisc names must be present and unique")
     exp = Experiment(
         name=name,
         description=_get(t, "description", str, ""),
-        rate_bps=parse_rate(_get(t, "rate", str)),
+        rate_bps=rate_bps,
         duration_s=_get(t, "duration", float),
         warmup_s=_get(t, "warmup", float, 0.0),
         tuning_seeds=tuning,
@@ -328,8 +324,38 @@ def load(text: str) -> Experiment:
         raise ValueError('hosts = "paper" sets its own window (16 KB): no window key')
     for q in qdiscs:
         for spec in (q.spec, q.ecn_spec):
-            expand_spec(spec, exp.rate_bps)
+            expand_spec(spec, exp.rate_of(q))
     return exp
+
+
+def _qdisc(q: Any, exp_rate_bps: int) -> Qdisc:
+    """One [[qdisc]] table, checked; EXP_RATE_BPS is the experiment's rate,
+    below which a qdisc's own rate is refused (the population is sized for
+    the experiment's: below it the qdisc would see more than the load)."""
+    if not isinstance(q, dict):
+        raise ValueError("each [[qdisc]] needs name and spec")
+    qd = Qdisc(
+        _get(q, "name", str),
+        _get(q, "spec", str),
+        _get(q, "ecn_spec", str, ""),
+        _get(q, "ecn_runs", bool, True),
+        _get(q, "module", str, ""),
+        parse_rate(_get(q, "rate", str)) if "rate" in q else 0,
+    )
+    if qd.module not in MODULES:
+        raise ValueError(f"qdisc {qd.name!r}: module must be one of {MODULES}")
+    if not _NAME.match(qd.name) or not qd.spec.strip():
+        raise ValueError(f"qdisc {qd.name!r}: bad name or empty spec")
+    if qd.ecn_spec and qd.ecn_spec.split()[0] != qd.kind:
+        raise ValueError(f"qdisc {qd.name!r}: ecn_spec must be of the same kind as spec")
+    if qd.ecn_spec and not qd.ecn_runs:
+        raise ValueError(f"qdisc {qd.name!r}: ecn_spec with ecn_runs = false")
+    if qd.rate_bps and qd.rate_bps < exp_rate_bps:
+        raise ValueError(
+            f"qdisc {qd.name!r}: rate {q['rate']!r} is below the experiment's "
+            f"({exp_rate_bps} bit/s); a qdisc's own rate may only be higher"
+        )
+    return qd
 
 
 def _seeds(t: dict[str, Any]) -> tuple[list[int], list[int]]:

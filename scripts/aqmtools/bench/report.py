@@ -10,6 +10,10 @@ exchanges cut off by the end of the drain at their elapsed time (a lower
 bound, marked ">=" where it makes the quantile one); unfinished exchanges
 are counted per response-size class. Offered load is measured (bytes
 requested over the measured window) and printed beside the nominal one.
+A configuration that ran on a bottleneck of its own rate (the uncongested
+reference) is named with it ("uncongested, 100 Mbit/s") wherever it
+appears; its utilization is of its own link, its offered load of the
+experiment's rate, which sized its population as the others'.
 
 Plots, for each (load, ecn): the response-time CDF up to 2 s (the DCN
 paper's figures 9/11/13) and its CCDF over the whole range, the fraction
@@ -86,6 +90,20 @@ def seed_of(r: Run) -> int:
     return int(r.meta.get("seed", 0))
 
 
+def experiment_rate(meta: dict[str, Any]) -> float:
+    """The experiment's rate, which sized the run's population (run.json
+    from before qdiscs had rates of their own: the run's rate)."""
+    return float(meta.get("experiment_rate_bps", meta["rate_bps"]))
+
+
+def label(meta: dict[str, Any]) -> str:
+    """A run's configuration as the tables and plots name it: the qdisc's
+    name, and its rate when that is not the experiment's."""
+    if float(meta["rate_bps"]) == experiment_rate(meta):
+        return str(meta["qdisc"])
+    return f"{meta['qdisc']}, {float(meta['rate_bps']) / 1e6:g} Mbit/s"
+
+
 class Results:
     """The runs of a results folder, by cell and seed, in the experiment's
     order of qdiscs."""
@@ -94,11 +112,14 @@ class Results:
         self.runs = runs
         self.cells: dict[Cell, list[Run]] = defaultdict(list)
         self.names: list[str] = []
+        # qdisc name -> how it is shown (label())
+        self.labels: dict[str, str] = {}
         for r in runs:
             m = r.meta
             self.cells[(m["qdisc"], m["load"], m["ecn"])].append(r)
             if m["qdisc"] not in self.names:
                 self.names.append(m["qdisc"])
+                self.labels[m["qdisc"]] = label(m)
         for group in self.cells.values():
             group.sort(key=seed_of)
         self.loads = sorted({r.meta["load"] for r in runs})
@@ -119,10 +140,11 @@ def measured_s(r: Run) -> float:
 
 def offered_load(r: Run) -> float:
     """Bytes requested per second over the measured window, as a fraction
-    of the bottleneck (nan without web exchanges)."""
+    of the experiment's bottleneck, the rate the nominal load is of (nan
+    without web exchanges)."""
     if not r.web.offered_bytes:
         return math.nan
-    return 8 * r.web.offered_bytes / measured_s(r) / float(r.meta["rate_bps"])
+    return 8 * r.web.offered_bytes / measured_s(r) / experiment_rate(r.meta)
 
 
 def rt_quantile(web: WebLog, q: float) -> tuple[float, bool]:
@@ -182,7 +204,7 @@ def plot_group(out: Path, load: float, ecn: bool, cells: list[list[Run]]) -> lis
     tag, what = _tag(load, ecn), _title(load, ecn)
     names = [f"rt-cdf-{tag}.png", f"rt-ccdf-{tag}.png", f"bytes-{tag}.png"]
     pooled = {
-        runs[0].meta["qdisc"]: [e for r in runs for e in r.web.done + r.web.cut] for runs in cells
+        label(runs[0].meta): [e for r in runs for e in r.web.done + r.web.cut] for runs in cells
     }
     cdfs = {name: cdf([e.seconds for e in ex]) for name, ex in pooled.items() if ex}
     seeds = len({seed_of(r) for runs in cells for r in runs})
@@ -238,7 +260,9 @@ def plot_intervals(out: Path, res: Results, ecn: bool) -> str | None:
             xs = [x * 100 for x, _ in pts]
             ys = [iv.mean for _, iv in pts]
             err = [0.0 if math.isnan(iv.half) else iv.half for _, iv in pts]
-            ax.errorbar(xs, ys, yerr=err, fmt="o-", capsize=3, ms=3, lw=0.8, label=qname)
+            ax.errorbar(
+                xs, ys, yerr=err, fmt="o-", capsize=3, ms=3, lw=0.8, label=res.labels[qname]
+            )
         ax.set(xlabel="nominal load (%)", ylabel=metric)
         ax.grid(alpha=0.3)
     axes[0].legend(fontsize="small")
@@ -263,7 +287,7 @@ def plot_state(out: Path, rundir: Path, run: Run) -> str | None:
         ax2 = ax.twinx()
         ax2.plot(t, [r.get(key[0], math.nan) for r in recs], lw=0.8, color="tab:red")
         ax2.set_ylabel(key[1], color="tab:red")
-    ax.set_title(f"{run.meta['qdisc']}: {_title(run.meta['load'], run.meta['ecn'])}")
+    ax.set_title(f"{label(run.meta)}: {_title(run.meta['load'], run.meta['ecn'])}")
     fig.savefig(out / name, dpi=100, bbox_inches="tight")
     plt.close(fig)
     return name
@@ -287,7 +311,7 @@ def main_table(cells: list[list[Run]]) -> list[str]:
         mark = "-" if any(m is None for m in marks) else mean_ci([float(m or 0) for m in marks])
         valid = sum(bool(r.meta["valid"]) for r in runs)
         lines.append(
-            f"| {runs[0].meta['qdisc']} | {len(runs)} | "
+            f"| {label(runs[0].meta)} | {len(runs)} | "
             + " | ".join(cell_text(runs, c) for c in cols)
             + f" | {mark if isinstance(mark, str) else mark.fmt('.0f')} | "
             + f"{valid}/{len(runs)}{'' if valid == len(runs) else ' (netem dropped)'} |"
@@ -303,8 +327,9 @@ def paired_table(cells: list[list[Run]], reference: str) -> list[str]:
     ref = next((runs for runs in cells if runs[0].meta["qdisc"] == reference), None)
     if ref is None or len(cells) < 2 or len({seed_of(r) for r in ref}) < 2:
         return []
+    shown = label(ref[0].meta)
     lines = [
-        f"Paired by seed with {reference} (qdisc minus {reference}: mean difference and "
+        f"Paired by seed with {shown} (qdisc minus {shown}: mean difference and "
         "its 95% interval over the common seeds; 'within noise' where the interval "
         "contains 0):",
         "",
@@ -321,7 +346,7 @@ def paired_table(cells: list[list[Run]], reference: str) -> list[str]:
             p = paired({seed_of(r): f(r) for r in ref}, {seed_of(r): f(r) for r in runs})
             n = max(n, len(p.seeds))
             row.append(p.verdict(FORMATS.get(metric, ".0f")))
-        lines.append(f"| {runs[0].meta['qdisc']} | {n} | " + " | ".join(row) + " |")
+        lines.append(f"| {label(runs[0].meta)} | {n} | " + " | ".join(row) + " |")
     return [*lines, ""]
 
 
@@ -366,7 +391,7 @@ def size_table(cells: list[list[Run]]) -> list[str]:
             done = sum(len(w.done) for w in logs)
             cut = sum(len(w.cut) for w in logs)
             row.append(f"{_quantile_cell(logs)} ({done}, {cut} unfinished)")
-        lines.append(f"| {runs[0].meta['qdisc']} | " + " | ".join(row) + " |")
+        lines.append(f"| {label(runs[0].meta)} | " + " | ".join(row) + " |")
     return [*lines, ""]
 
 
@@ -398,13 +423,13 @@ def rtt_table(cells: list[list[Run]]) -> list[str]:
         return []
     bands = rtt_bands(cells)
 
-    def label(b: tuple[float, float]) -> str:
+    def band_name(b: tuple[float, float]) -> str:
         return f"{b[0]:g} ms" if b[0] == b[1] else f"{b[0]:.0f}-{b[1]:.0f} ms"
 
     lines = [
         "Response time p50 / p90 (ms, mean over the seeds) by client RTT:",
         "",
-        "| qdisc | " + " | ".join(label(b) for b in bands) + " |",
+        "| qdisc | " + " | ".join(band_name(b) for b in bands) + " |",
         "|---|" + "---:|" * len(bands),
     ]
     for runs in cells:
@@ -418,7 +443,7 @@ def rtt_table(cells: list[list[Run]]) -> list[str]:
                 cut = [e for i in hosts for e in r.by_host[i].cut]
                 logs.append(WebLog(done, 0, len(cut), 0, cut))
             row.append(_quantile_cell(logs))
-        lines.append(f"| {runs[0].meta['qdisc']} | " + " | ".join(row) + " |")
+        lines.append(f"| {label(runs[0].meta)} | " + " | ".join(row) + " |")
     return [*lines, ""]
 
 
@@ -438,7 +463,7 @@ def long_flows_table(cells: list[list[Run]]) -> list[str]:
         low = mean_ci([min(r.goodputs) / 1e6 for r in runs if r.goodputs])
         udp = mean_ci([sum(r.udp) / 1e6 for r in runs if r.udp])
         lines.append(
-            f"| {runs[0].meta['qdisc']} | {tot.fmt('.2f')} | {low.fmt('.2f')} | {udp.fmt('.2f')} |"
+            f"| {label(runs[0].meta)} | {tot.fmt('.2f')} | {low.fmt('.2f')} | {udp.fmt('.2f')} |"
         )
     return [*lines, ""]
 
@@ -462,7 +487,7 @@ def table1(res: Results) -> list[str]:
                 for metric in ("loss %", "completed", "Mbit/s")
                 for runs in (off, on)
             ]
-            lines.append(f"| {name} | {ld:.0%} | " + " | ".join(row) + " |")
+            lines.append(f"| {res.labels[name]} | {ld:.0%} | " + " | ".join(row) + " |")
     return [*lines, ""]
 
 
@@ -476,7 +501,7 @@ def specs(res: Results) -> list[str]:
     lines = []
     for (name, ecn), (template, spec) in seen.items():
         shown = f"`{spec}`" if template == spec else f"`{template}`, at this rate `{spec}`"
-        lines.append(f"- {name}{' (ECN runs)' if ecn else ''}: {shown}")
+        lines.append(f"- {res.labels[name]}{' (ECN runs)' if ecn else ''}: {shown}")
     return [*lines, ""]
 
 
@@ -493,7 +518,7 @@ def header(res: Results) -> list[str]:
     hosts = m.get("hosts", "linux")
     prof = ", ".join([*m.get("host_sysctls", []), m.get("host_route", "")]).strip(", ")
     return [
-        f"Experiment `{m['experiment']}`: bottleneck {m['rate_bps'] / 1e6:g} Mbit/s, "
+        f"Experiment `{m['experiment']}`: bottleneck {experiment_rate(m) / 1e6:g} Mbit/s, "
         f"{m['duration_s']:g} s per run ({m['warmup_s']:g} s warm-up, then a drain of at most "
         f"{m.get('drain_s', 2):g} s), workload {m.get('workload', 'web')}, end hosts "
         f"`{hosts}` ({prof or 'the kernel defaults'}, {m.get('cc', 'reno')}), {rtt_text}. "
@@ -506,6 +531,21 @@ def header(res: Results) -> list[str]:
         "Response times count the exchanges cut off by the end of the drain at their elapsed "
         "time; '>=' marks a quantile that this makes a lower bound. 'offered %' is the bytes "
         "requested over the measured window, against the nominal load of the heading.",
+        "",
+        *own_rates(res),
+    ]
+
+
+def own_rates(res: Results) -> list[str]:
+    """What a configuration named with a rate of its own is, when there is one."""
+    own = [res.labels[n] for n in res.names if res.labels[n] != n]
+    if not own:
+        return []
+    return [
+        f"Ran on a bottleneck of its own rate: {'; '.join(own)}. It was offered the same "
+        "users as the others of its load and seed (the population of the experiment's "
+        "rate); its utilization is of its own link, its offered load of the experiment's "
+        "rate.",
         "",
     ]
 

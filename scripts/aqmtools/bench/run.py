@@ -12,7 +12,10 @@ calibrated first, the papers' way: a population of calibrate_users on the
 uncongested bottleneck (ten times the rate) gives the load one user
 offers (the bytes it requests, whether or not they arrive), and each
 load's population follows. The calibration is kept in OUT and reused
-when more runs are added to OUT later (an experiment run in parts).
+when more runs are added to OUT later (an experiment run in parts). A
+qdisc with a rate of its own (the uncongested reference) runs with both
+bottlenecks and the netem limits at that rate, offered the population of
+the experiment's rate.
 
 Usage: python3 -m aqmtools.bench.run EXPERIMENT.toml OUT TOOLS_DIR
            [--only NAME]... [--run RUN]... [--seeds tuning|reporting|all] [--seed N]...
@@ -79,6 +82,19 @@ def users_for(load_: float, rate_bps: int, per_user_bps: float) -> int:
     return max(1, math.ceil(load_ * rate_bps / per_user_bps))
 
 
+def run_setting(
+    exp: Experiment, q: Qdisc, load_: float, ecn: bool, per_user_bps: float
+) -> tuple[int, str, int]:
+    """The bottleneck's rate, the qdisc's tc words and the web users of a
+    run. The rate is the qdisc's own where it has one, and its spec's
+    times convert at it; the users are those of the experiment's rate
+    whatever the qdisc's, so that a qdisc on a faster link is offered the
+    same workload as the others of its load and seed."""
+    rate = exp.rate_of(q)
+    users = users_for(load_, exp.rate_bps, per_user_bps) if exp.uses_webgen else 0
+    return rate, q.spec_for(ecn, rate), users
+
+
 def split(total: int, parts: int) -> list[int]:
     """TOTAL as PARTS near-equal integers (the first ones larger)."""
     return [total // parts + (i < total % parts) for i in range(parts)]
@@ -92,6 +108,8 @@ class Bench:
         self.out = out
         self.tools = tools
         self.seed = exp.seed
+        # the bottleneck's rate now (netem's limits sized for it)
+        self.rate_bps = exp.rate_bps
         self.tb: Testbed = testbed.make(exp, f"wb{os.getpid()}", self.seed)
         self.procs: list[subprocess.Popen[bytes]] = []
         self.samplers: list[subprocess.Popen[bytes]] = []
@@ -147,12 +165,17 @@ class Bench:
                 sh(["kill", *pids], check=False)
         run_all(testbed.teardown(self.tb), check=False)
 
-    def use_seed(self, seed: int) -> None:
-        """The access links' RTTs of SEED."""
-        if seed != self.seed:
-            self.tb, cmds = testbed.reseed(self.tb, self.exp, seed)
-            run_all(cmds)
-            self.seed = seed
+    def use_seed(self, seed: int, rate_bps: int = 0) -> None:
+        """The access links' RTTs of SEED, and the bottleneck at RATE_BPS
+        (default the experiment's rate) with the netems sized for it."""
+        rate = rate_bps or self.exp.rate_bps
+        if seed == self.seed and rate == self.rate_bps:
+            return
+        if rate != self.rate_bps:
+            run_all(testbed.set_rate(self.tb, rate))
+        self.tb, cmds = testbed.reseed(self.tb, self.exp, seed, rate)
+        run_all(cmds)
+        self.seed, self.rate_bps = seed, rate
 
     def netem_drops(self) -> int:
         drops = 0
@@ -348,12 +371,11 @@ class Bench:
         rundir = self.out / run_name(q, load_, ecn, seed)
         rundir.mkdir(parents=True, exist_ok=True)
         self.use_module(q)
-        self.use_seed(seed)
+        rate, spec, users = run_setting(self.exp, q, load_, ecn, per_user_bps)
+        self.use_seed(seed, rate)
         run_all(testbed.set_ecn(self.tb, ecn))
-        spec = q.spec_for(ecn, self.exp.rate_bps)
         run_all(testbed.set_qdisc(self.tb, spec))
         before = self.snapshot()
-        users = 0
         d = self.exp.duration_s
         self.start_aqmstat(rundir)
         time.sleep(0.5)
@@ -361,7 +383,6 @@ class Bench:
         # from just before the first workload process starts
         start_wall = time.time()
         if self.exp.uses_webgen:
-            users = users_for(load_, self.exp.rate_bps, per_user_bps)
             self.start_web(users, d, seed, rundir)
         if "long" in self.exp.workload:
             self.start_long(d, rundir, seed)
@@ -394,7 +415,11 @@ class Bench:
             # flent runs its tests one after the other
             "duration_s": d * max(1, len(self.exp.flent_tests)),
             "warmup_s": self.exp.warmup_s,
-            "rate_bps": self.exp.rate_bps,
+            # the bottleneck's rate in this run, and the rate the load (the
+            # population) was computed from; they differ for a qdisc with
+            # a rate of its own
+            "rate_bps": rate,
+            "experiment_rate_bps": self.exp.rate_bps,
             "client_rtts_ms": [c.rtt_ms for c in self.tb.clients],
             "start_wall": start_wall,
             "end_wall": end_wall,

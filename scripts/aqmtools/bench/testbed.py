@@ -186,7 +186,7 @@ def setup(tb: Testbed, exp: Experiment, ecn: bool) -> list[Cmd]:
             _ns(h.ns, "sysctl -qw net.ipv4.tcp_no_metrics_save=1"),
         ]
         cmds += [_ns(h.ns, f"sysctl -qw {kv}") for kv in sysctls]
-    cmds += _netems(tb, exp, "add")
+    cmds += _netems(tb, exp.rate_bps, "add")
     for ns, dev, _ in tb.bottlenecks():
         cmds.append(_ns(ns, f"tc qdisc add dev {dev} root handle 1: htb default 1"))
         cmds.append(_htb_class(ns, dev, "add", exp.rate_bps))
@@ -194,25 +194,28 @@ def setup(tb: Testbed, exp: Experiment, ecn: bool) -> list[Cmd]:
     return cmds
 
 
-def _netems(tb: Testbed, exp: Experiment, verb: str) -> list[Cmd]:
+def _netems(tb: Testbed, rate_bps: int, verb: str) -> list[Cmd]:
+    """The access links' netems of TB, sized for a bottleneck of RATE_BPS."""
     cmds = []
     for i, c in enumerate(tb.clients, start=1):
         half = c.rtt_ms / 2
-        netem = f"netem delay {half:.3f}ms limit {netem_limit(exp.rate_bps, half)}"
+        netem = f"netem delay {half:.3f}ms limit {netem_limit(rate_bps, half)}"
         cmds.append(_ns(c.ns, f"tc qdisc {verb} dev eth0 root {netem}"))
         cmds.append(_ns(tb.left, f"tc qdisc {verb} dev c{i} root {netem}"))
     return cmds
 
 
-def reseed(tb: Testbed, exp: Experiment, seed: int) -> tuple[Testbed, list[Cmd]]:
+def reseed(tb: Testbed, exp: Experiment, seed: int, rate_bps: int = 0) -> tuple[Testbed, list[Cmd]]:
     """The testbed of SEED (its client RTTs) and the commands that change
-    the access links' netem delays of TB to it."""
+    the access links' netem delays of TB to it, their limits sized for a
+    bottleneck of RATE_BPS (default the experiment's rate)."""
     new = make(exp, tb.prefix, seed)
-    return new, _netems(new, exp, "change")
+    return new, _netems(new, rate_bps or exp.rate_bps, "change")
 
 
 def set_rate(tb: Testbed, rate_bps: int) -> list[Cmd]:
-    """The bottleneck's rate, both ways (the uncongested setting)."""
+    """The bottleneck's rate, both ways (the uncongested setting of the
+    calibration, or a qdisc's own rate)."""
     return [_htb_class(ns, dev, "change", rate_bps) for ns, dev, _ in tb.bottlenecks()]
 
 

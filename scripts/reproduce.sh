@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# make reproduce PAPER=NAME: reproduce a paper (issue 33). Runs the paper's
+# experiment files (aqmtools/repro/plan.py lists them) one reporting seed
+# at a time, each seed one part (scripts/bench.sh FILE --keep --seed N, a
+# boot of the test VM), then publishes each file's results folder into
+# docs/results/<experiment name> (scripts/bench/publish.sh).
+#
+# It resumes: a seed whose runs are all in the results folder
+# (build/bench/<experiment name>) is skipped, and a seed with some missing
+# (an interrupted part) runs again whole. So after a stop, the same
+# command goes on where the reproduction stopped. A folder that holds
+# another version of the experiment file is refused before anything runs.
+# A file is published with --part while some of its reporting seeds are
+# still missing (only when --seed leaves some out).
+#
+# Usage: reproduce.sh [--dry-run] [--seed N]... PAPER
+#   --dry-run: print the plan (files, seeds, runs, time) and run nothing
+#   --seed: only these reporting seeds this time (the others later)
+#   AQM_BENCH_DIR: where the results folders are (default build/bench)
+# Papers: dcn (Le et al., "Differential congestion notification: taming
+# the elephants"; scripts/bench/experiments/repro-dcn-*.toml)
+set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
+
+usage="usage: reproduce.sh [--dry-run] [--seed N]... PAPER"
+dry=0
+seeds=()
+paper=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	--dry-run) dry=1 ;;
+	--seed)
+		[[ "${2:-}" =~ ^[0-9]+$ ]] || aqm_die "--seed needs a seed number ($usage)"
+		seeds+=(--seed "$2")
+		shift
+		;;
+	-*) aqm_die "unknown option $1 ($usage)" ;;
+	*)
+		[ -z "$paper" ] || aqm_die "one paper at a time ($usage)"
+		paper=$1
+		;;
+	esac
+	shift
+done
+bench_dir=${AQM_BENCH_DIR:-$AQM_TOP/build/bench}
+
+# the plan's helper, on the venv's python3 when there is one (common.sh
+# puts it first on PATH), else the system's: it needs nothing else
+plan() {
+	PYTHONPATH="$AQM_TOP/scripts" python3 -m aqmtools.repro.plan "$@"
+}
+
+[ -n "$paper" ] || aqm_die "which paper? ($usage; papers: $(plan papers))"
+# dies naming the papers there are when PAPER is not one of them
+listing=$(plan files "$paper") || exit 1
+if [ "$dry" -eq 1 ]; then
+	plan describe "$paper" "$bench_dir" "${seeds[@]}"
+	exit 0
+fi
+mapfile -t entries <<<"$listing"
+# every file's seeds are checked (and a stale folder refused) before the
+# first part starts, not hours later
+for entry in "${entries[@]}"; do
+	plan todo "${entry% *}" "$bench_dir/${entry##* }" "${seeds[@]}" >/dev/null
+done
+
+start=$(date +%s)
+for entry in "${entries[@]}"; do
+	file=${entry% *}
+	name=${entry##* }
+	out=$bench_dir/$name
+	todo=$(plan todo "$file" "$out" "${seeds[@]}")
+	aqm_log "$name: seeds to run: ${todo:-none}"
+	for seed in $todo; do
+		BENCH_OUT=$out "$AQM_TOP/scripts/bench.sh" "$file" --keep --seed "$seed"
+	done
+	[ -f "$out/summary.md" ] || { aqm_log "$name: no results in $out, nothing to publish"; continue; }
+	missing=$(plan missing "$file" "$out")
+	part=()
+	note="A reproduction of the paper (issue 33), run by \`make reproduce PAPER=$paper\`;"
+	note+=" how the paper's settings were scaled is in the header of \`experiment.toml\`."
+	if [ -n "$missing" ]; then
+		part=(--part)
+		note+=" Seeds still to run: $missing."
+	fi
+	"$AQM_TOP/scripts/bench/publish.sh" "${part[@]}" "$out" "$name" "$note"
+done
+aqm_log "reproduce $paper: done in $(($(date +%s) - start)) s"

@@ -153,8 +153,21 @@ static int ared_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 				       &q->stats.marks,
 				       pb < AQM_PI_ONE ? &q->stats.early_drops :
 							 &q->stats.hard_drops);
-		if (ret)
+		if (ret) {
+			/*
+			 * The arrival ended the idle period, but the queue
+			 * is as empty as before: it goes on from now. Else,
+			 * with avg at 2 max_th (p_b = 1) after a burst, every
+			 * arrival would be dropped into an empty queue that
+			 * no dequeue marks idle again, and avg would fall by
+			 * w per arrival only: TCP in its RTO backoff would
+			 * wait for minutes (4 TCP flows through the defaults
+			 * stalled so once in check-distro on Debian 12).
+			 */
+			if (!sch->q.qlen)
+				v->idle_since = now ?: 1;
 			return ret;
+		}
 	}
 	return qdisc_enqueue_tail(skb, sch);
 }

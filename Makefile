@@ -12,6 +12,10 @@
 #   make demo                  a 60 s dumbbell through the AQMs in a VM
 #   make bench [BENCH=FILE]    an emulated-WAN experiment in a VM (default
 #                              scripts/bench/experiments/short.toml)
+#   make bench-pps             the per-packet cost of every qdisc, with pktgen in a
+#                              VM (about 35 minutes; PPS_ROUNDS, PPS_DURATION,
+#                              PPS_WARMUP, PPS_FLOWS, PPS_STATES, PPS_RATE:
+#                              scripts/bench-pps.sh)
 #   make reproduce PAPER=dcn [DRY_RUN=1]
 #                              a paper's experiments, seed by seed (resumes
 #                              where it stopped), then published; DRY_RUN=1
@@ -24,7 +28,7 @@ DESTDIR ?=
 TC_LIB_DIR ?= $(shell scripts/tc/tc-libdir.sh)
 
 .PHONY: all modules clean tc install uninstall load vmkernel check check-debug demo deps \
-	lint pytest bench reproduce deb check-distro
+	lint pytest bench bench-pps reproduce deb check-distro
 
 all: modules
 
@@ -83,6 +87,9 @@ demo:
 
 bench:
 	scripts/bench.sh $(BENCH)
+
+bench-pps:
+	scripts/bench-pps.sh
 
 reproduce:
 	scripts/reproduce.sh $(if $(DRY_RUN),--dry-run) $(PAPER)

@@ -43,7 +43,7 @@ netperf_bin=$("$AQM_TOP/scripts/bench/netperf.sh")
 name=$(PYTHONPATH="$AQM_TOP/scripts" "$AQM_VENV/bin/python3" -c \
 	'import sys; from aqmtools.bench.experiment import load; print(load(open(sys.argv[1]).read()).name)' "$exp")
 out=${BENCH_OUT:-$AQM_TOP/build/bench/$name}
-commit="$(git rev-parse --short HEAD)$([ -z "$(git status --porcelain -- net include tc scripts)" ] || echo +)"
+commit=$(aqm_commit_stamp)
 if [ "$keep" -eq 1 ] && [ -f "$out/experiment.toml" ]; then
 	cmp -s "$exp" "$out/experiment.toml" ||
 		aqm_die "--keep: $out holds another version of the experiment"
@@ -62,12 +62,8 @@ extra=""
 for a in "${args[@]}"; do
 	extra+=" '$a'"
 done
-"$AQM_TOP/scripts/vm/run.sh" --timeout 86400 --rwdir "$out" -- \
-	"AQM_KDIR='$AQM_VMKDIR' AQM_VENV='$AQM_VENV' AQM_NETPERF_BIN='$netperf_bin' bash '$AQM_TOP/scripts/bench/guest.sh' '$out'$extra" 2>&1 |
-	tee "$out/vm-part.log" | grep --line-buffered -E '^\[bench\]|Error|Traceback' || true
-cat "$out/vm-part.log" >>"$out/vm.log"
-grep -q '^\[bench\] done' "$out/vm-part.log" || aqm_die "the benchmark did not finish (log: $out/vm-part.log)"
-rm -f "$out/vm-part.log"
+aqm_vm_bench "$out" bench 86400 \
+	"AQM_KDIR='$AQM_VMKDIR' AQM_VENV='$AQM_VENV' AQM_NETPERF_BIN='$netperf_bin' bash '$AQM_TOP/scripts/bench/guest.sh' '$out'$extra"
 PYTHONPATH="$AQM_TOP/scripts" "$AQM_VENV/bin/python3" -m aqmtools.bench.report "$out" >/dev/null
 aqm_log "summary: $out/summary.md"
 cat "$out/summary.md"

@@ -108,6 +108,31 @@ aqm_vm_build() {
 	make -s -C "$AQM_TOP" tc
 }
 
+# aqm_commit_stamp: the commit measured, "+" marking uncommitted changes
+# to net, include, tc or scripts (the benchmarks keep it in OUT/commit,
+# their publish steps cite it)
+aqm_commit_stamp() {
+	local dirty
+	dirty=$(git -C "$AQM_TOP" status --porcelain -- net include tc scripts)
+	echo "$(git -C "$AQM_TOP" rev-parse --short HEAD)$([ -z "$dirty" ] || echo +)"
+}
+
+# aqm_vm_bench OUT TAG SECONDS CMD: boot the test VM with the results
+# folder OUT writable and run the shell command CMD in it, for at most
+# SECONDS; the guest's output goes to OUT/vm-part.log, then is appended to
+# OUT/vm.log, and its lines "[TAG] ..." and errors are shown as they come.
+# Dies, keeping OUT/vm-part.log, unless the guest printed "[TAG] done"
+# (make bench: TAG bench, make bench-pps: pps).
+aqm_vm_bench() {
+	local out=$1 tag=$2 secs=$3 cmd=$4
+	"$AQM_TOP/scripts/vm/run.sh" --timeout "$secs" --rwdir "$out" -- "$cmd" 2>&1 |
+		tee "$out/vm-part.log" | grep --line-buffered -E "^\[$tag\]|Error|Traceback" || true
+	cat "$out/vm-part.log" >>"$out/vm.log"
+	grep -q "^\[$tag\] done" "$out/vm-part.log" ||
+		aqm_die "the benchmark did not finish (log: $out/vm-part.log)"
+	rm -f "$out/vm-part.log"
+}
+
 # aqm_vm_accel: the accelerator for a VM: AQM_VM_ACCEL (kvm or tcg), else
 # what scripts/vm/run.sh found on this boot of the machine, else tcg
 aqm_vm_accel() {

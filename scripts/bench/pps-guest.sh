@@ -1,0 +1,363 @@
+#!/usr/bin/env bash
+# make bench-pps, inside the test VM, as root: the per-packet cost of every
+# qdisc, driven by the kernel's pktgen through /proc/net/pktgen
+# (scripts/aqmtools/bench/pps.py says what is measured and how the flows
+# are made). Loads the project's modules and pktgen (a module built from
+# the test kernel's tree by scripts/bench/pktgen/build.sh: the test kernel
+# has none), creates the dummy devices, and runs the plan pps.py prints,
+# one step after the other. Each step appends one JSON line to
+# OUT/raw.jsonl (besides a first "meta" line and a last "done"):
+# - instance: PPS_INSTANCES fresh instances of a qdisc, as the root of as
+#   many dummy devices: the kernel's memory (unreclaimable slab, vmalloc,
+#   per-CPU, kB) before, with them and a second after their deletion, and
+#   tc -s -j of one of them;
+# - measure: the qdisc on pps0, as its root (queue "empty": pktgen's
+#   enqueue is followed at once by the dequeue to the dummy device, or
+#   bypassed), as the leaf of a prio (queue "leaf": empty, never
+#   bypassed) or as the leaf of an htb class at PPS_RATE (queue
+#   "standing": every packet meets a full or growing queue, and nearly
+#   all are dropped); pktgen sends PPS_WARMUP seconds into it, then
+#   PPS_DURATION seconds, measured: /proc/net/pktgen/pps0 after that run
+#   (pktgen's result), tc -s -j of pps0, and the kernel's memory with the
+#   fresh qdisc and after both runs.
+# A qdisc that cannot be set up is recorded as a failed step and the run
+# goes on; a pktgen that refuses a setting stops the run.
+#
+# Usage: pps-guest.sh OUT [ARG...]   (ARGs: pps.py plan's)
+# Environment: AQM_KDIR (the test kernel's tree: Linux's sch_sfb.ko),
+#   AQM_VENV (the venv's python3), PPS_DURATION (s, default 2),
+#   PPS_WARMUP (s, default 0.5; 0: none), PPS_RATE (the htb class's rate,
+#   default 10mbit), PPS_PKT_SIZE (pktgen's pkt_size, default 60: a
+#   64-byte frame with the FCS the kernel does not hold), PPS_INSTANCES
+#   (default 16), PPS_PKTGEN (default build/pktgen/pktgen.ko)
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+export PATH="/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+export TC_LIB_DIR="$top/tc"
+out=${1:?usage: pps-guest.sh OUT [ARG...]}
+shift
+: "${AQM_KDIR:?}" "${AQM_VENV:?}"
+duration=${PPS_DURATION:-2}
+warmup=${PPS_WARMUP:-0.5}
+rate=${PPS_RATE:-10mbit}
+pkt_size=${PPS_PKT_SIZE:-60}
+n_inst=${PPS_INSTANCES:-16}
+pktgen_ko=${PPS_PKTGEN:-$top/build/pktgen/pktgen.ko}
+raw=$out/raw.jsonl
+dev=pps0
+pgdir=/proc/net/pktgen
+tmp=$(mktemp -d)
+t_start=$(date +%s)
+
+log() { echo "[pps] $*"; }
+die() {
+	log "error: $*"
+	exit 1
+}
+
+number_re='^(0|[1-9][0-9]*)(\.[0-9]+)?$'
+[[ $duration =~ $number_re ]] || die "PPS_DURATION=$duration: seconds expected"
+[[ $warmup =~ $number_re ]] || die "PPS_WARMUP=$warmup: seconds expected"
+[[ $pkt_size =~ ^[0-9]+$ ]] || die "PPS_PKT_SIZE=$pkt_size: bytes expected"
+[[ $n_inst =~ ^[1-9][0-9]*$ ]] || die "PPS_INSTANCES=$n_inst: a count expected"
+
+# json_str TEXT: TEXT as a JSON string
+json_str() {
+	local s=$1
+	s=${s//\\/\\\\}
+	s=${s//\"/\\\"}
+	s=${s//$'\t'/\\t}
+	s=${s//$'\r'/}
+	s=${s//$'\n'/\\n}
+	printf '"%s"' "$s"
+}
+
+# kmem_kb: the kernel's unreclaimable slab (large kmallocs included),
+# vmalloc and per-CPU memory, in kB
+kmem_kb() {
+	local k v _ sum=0
+	while read -r k v _; do
+		case $k in
+		SUnreclaim: | VmallocUsed: | Percpu:) sum=$((sum + v)) ;;
+		esac
+	done </proc/meminfo
+	echo "$sum"
+}
+
+# tc_dump DEV: tc -s -j of DEV's qdiscs on one line (null if tc failed)
+tc_dump() {
+	local j
+	j=$(tc -s -j qdisc show dev "$1" 2>/dev/null) || j=null
+	[ -n "$j" ] || j=null
+	echo "${j//$'\n'/}"
+}
+
+# --- modules ------------------------------------------------------------------
+# kind -> the module file loaded for it (sfb: ours or the kernel's)
+declare -A loaded
+for m in "$top"/net/sched/aqm_lib.ko "$top"/net/sched/sch_*.ko; do
+	[ -f "$m" ] || continue
+	insmod "$m"
+	k=$(basename "$m" .ko)
+	loaded[${k#sch_}]=$m
+done
+if [ ! -d "$pgdir" ]; then
+	[ -f "$pktgen_ko" ] || die "no $pktgen_ko (scripts/bench/pktgen/build.sh builds it)"
+	insmod "$pktgen_ko"
+fi
+[ -d "$pgdir" ] || die "no $pgdir after loading pktgen"
+
+# use_module KIND MODULE: the module the step runs on loaded (MODULE ours:
+# this tree's sch_KIND.ko, linux: the test kernel's, in place of ours: the
+# two sch_sfb have one name); nothing may use the other one
+use_module() {
+	local kind=$1 module=$2 want
+	case $module in
+	ours) want=$top/net/sched/sch_$kind.ko ;;
+	linux) want=$AQM_KDIR/net/sched/sch_$kind.ko ;;
+	*) return 0 ;;
+	esac
+	[ "${loaded[$kind]:-}" != "$want" ] || return 0
+	[ -f "$want" ] || {
+		echo "no $want" >&2
+		return 1
+	}
+	rmmod "sch_$kind" 2>/dev/null || true
+	insmod "$want" || return 1
+	loaded[$kind]=$want
+	log "sch_$kind: $want"
+}
+
+# --- devices --------------------------------------------------------------------
+# pps0 carries the measurements, ppsm1..ppsmN the instances; no IPv6 on
+# them, so that nothing but pktgen sends through their qdiscs
+sysctl -qw net.ipv6.conf.default.disable_ipv6=1 2>/dev/null || true
+{
+	echo "link add $dev numtxqueues 1 numrxqueues 1 type dummy"
+	echo "link set $dev up"
+	for ((i = 1; i <= n_inst; i++)); do
+		echo "link add ppsm$i numtxqueues 1 numrxqueues 1 type dummy"
+		echo "link set ppsm$i up"
+	done
+} | ip -batch -
+
+# qdisc_clear: pps0 back to its default, noqueue (a dummy device has no queue)
+qdisc_clear() {
+	tc qdisc del dev "$dev" root 2>/dev/null || true
+}
+
+# qdisc_setup STATE SPEC: the qdisc under test (handle 10:) on pps0, as
+# its root (empty), as the leaf of a prio's first band, where every packet
+# goes (leaf: prio never sends around its children, as the root of an
+# empty pfifo, codel or fq_codel does), or as the leaf of htb class 1:1 at
+# $rate (standing); SPEC "-": none
+qdisc_setup() {
+	local state=$1 spec=$2
+	qdisc_clear
+	[ "$spec" != - ] || return 0
+	case $state in
+	empty)
+		echo "qdisc add dev $dev root handle 10: $spec" | tc -batch -
+		;;
+	leaf)
+		tc -batch - <<-EOF
+			qdisc add dev $dev root handle 1: prio bands 2 priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0
+			qdisc add dev $dev parent 1:1 handle 10: $spec
+		EOF
+		;;
+	standing)
+		tc -batch - <<-EOF
+			qdisc add dev $dev root handle 1: htb default 1
+			class add dev $dev parent 1: classid 1:1 htb rate $rate ceil $rate
+			qdisc add dev $dev parent 1:1 handle 10: $spec
+		EOF
+		;;
+	*)
+		echo "unknown state $state" >&2
+		return 1
+		;;
+	esac
+}
+
+# --- pktgen -----------------------------------------------------------------------
+# pg FILE CMD: one pktgen command, which must be taken: pktgen answers in
+# FILE's Result line (pgctrl has none)
+pg() {
+	local f=$pgdir/$1 line
+	echo "$2" >"$f" || die "pktgen $1: '$2' refused"
+	[ "$1" != pgctrl ] || return 0
+	while IFS= read -r line; do
+		case $line in
+		"Result: OK"*) return 0 ;;
+		"Result:"*) die "pktgen $1: '$2': ${line#Result: }" ;;
+		esac
+	done <"$f"
+	die "pktgen $1: '$2': no Result line"
+}
+
+# one device on the first thread (CPU 0); a new packet for every send
+# (clone_skb 0), handed over to the stack (SHARED off: pktgen keeps no
+# reference, as a socket would not); UDP to one address and port
+pg kpktgend_0 rem_device_all
+pg kpktgend_0 "add_device $dev"
+pg "$dev" "xmit_mode queue_xmit"
+pg "$dev" "clone_skb 0"
+pg "$dev" "burst 1"
+pg "$dev" "flag !SHARED"
+pg "$dev" "count 0"
+pg "$dev" "delay 0"
+pg "$dev" "pkt_size $pkt_size"
+pg "$dev" "dst 192.0.2.1"
+pg "$dev" "dst_mac 02:00:00:00:00:01"
+pg "$dev" "udp_dst_min 9"
+pg "$dev" "udp_dst_max 9"
+
+# running: pps0 is in the first line of kpktgend_0, "Running: pps0 "
+running() {
+	local line=""
+	IFS= read -r line <"$pgdir/kpktgend_0" || true
+	[[ $line == *" $dev "* ]]
+}
+
+# run_pktgen SECONDS: pktgen sends on pps0 for SECONDS from the moment it
+# runs (the write of start returns when the run stops; a stop that came
+# before the thread took the start would leave it running for ever)
+run_pktgen() {
+	local pid i
+	pg pgctrl start &
+	pid=$!
+	for ((i = 0; i < 200; i++)); do
+		! running || break
+		sleep 0.05
+	done
+	running || die "pktgen did not start within 10 s"
+	sleep "$1"
+	pg pgctrl stop
+	wait "$pid" || die "pktgen's start failed"
+}
+
+# cost TEXT: ns per offered packet in pktgen's result TEXT, for the log
+# (pps.py computes the figures from the same text)
+cost() {
+	local re='Result: OK: ([0-9]+)\(' us
+	[[ $1 =~ $re ]] || {
+		echo "?"
+		return 0
+	}
+	us=${BASH_REMATCH[1]}
+	re='pkts-sofar: ([0-9]+) +errors: ([0-9]+)'
+	if [[ $1 =~ $re ]] && ((BASH_REMATCH[1] + BASH_REMATCH[2] > 0)); then
+		echo "$((us * 1000 / (BASH_REMATCH[1] + BASH_REMATCH[2])))"
+	else
+		echo "?"
+	fi
+}
+
+# --- steps ----------------------------------------------------------------------
+# instance NAME KIND MODULE SPEC
+instance() {
+	local name=$1 kind=$2 module=$3 spec=$4 k0 k1 k2 tcj i err=""
+	if ! use_module "$kind" "$module" 2>"$tmp/err"; then
+		err=$(<"$tmp/err")
+	else
+		# the frees of the qdiscs before (after an RCU grace period)
+		sleep 1
+		k0=$(kmem_kb)
+		for ((i = 1; i <= n_inst; i++)); do
+			echo "qdisc add dev ppsm$i root handle 10: $spec"
+		done | tc -batch - 2>"$tmp/err" || err=$(<"$tmp/err")
+		k1=$(kmem_kb)
+		tcj=$(tc_dump ppsm1)
+		for ((i = 1; i <= n_inst; i++)); do
+			echo "qdisc del dev ppsm$i root"
+		done | tc -force -batch - 2>/dev/null || true
+		sleep 1
+		k2=$(kmem_kb)
+	fi
+	if [ -n "$err" ]; then
+		printf '{"type":"instance","qdisc":"%s","kind":"%s","module":"%s","spec":%s,"error":%s}\n' \
+			"$name" "$kind" "$module" "$(json_str "$spec")" "$(json_str "$err")" >>"$raw"
+		log "instance $name: failed: $err"
+		return 0
+	fi
+	printf '{"type":"instance","qdisc":"%s","kind":"%s","module":"%s","spec":%s,"n":%d,"kmem_kb":[%d,%d,%d],"tc":%s}\n' \
+		"$name" "$kind" "$module" "$(json_str "$spec")" "$n_inst" "$k0" "$k1" "$k2" "$tcj" >>"$raw"
+	log "instance $name: $(((k1 - k0) * 1024 / n_inst)) bytes of kernel memory each"
+}
+
+# measure ROUND STATE FLOWS NAME KIND MODULE SRC_MIN SRC_MAX SPORT_MIN SPORT_MAX SPEC
+measure() {
+	local round=$1 state=$2 flows=$3 name=$4 kind=$5 module=$6
+	local smin=$7 smax=$8 pmin=$9 pmax=${10} spec=${11} k0 k1 text tcj err=""
+	local what="round $round $state $flows flows $name"
+	if ! use_module "$kind" "$module" 2>"$tmp/err" || ! qdisc_setup "$state" "$spec" 2>"$tmp/err"; then
+		err=$(<"$tmp/err")
+		qdisc_clear
+		printf '{"type":"measure","round":%d,"state":"%s","flows":%d,"qdisc":"%s","kind":"%s","module":"%s","spec":%s,"error":%s}\n' \
+			"$round" "$state" "$flows" "$name" "$kind" "$module" "$(json_str "$spec")" \
+			"$(json_str "$err")" >>"$raw"
+		log "$what: failed: $err"
+		return 0
+	fi
+	pg "$dev" "src_min $smin"
+	pg "$dev" "src_max $smax"
+	pg "$dev" "udp_src_min $pmin"
+	pg "$dev" "udp_src_max $pmax"
+	# the kernel's memory from the fresh qdisc to after all its traffic
+	k0=$(kmem_kb)
+	[ "$warmup" = 0 ] || run_pktgen "$warmup"
+	run_pktgen "$duration"
+	k1=$(kmem_kb)
+	text=$(<"$pgdir/$dev")
+	tcj=$(tc_dump "$dev")
+	qdisc_clear
+	printf '{"type":"measure","round":%d,"state":"%s","flows":%d,"qdisc":"%s","kind":"%s","module":"%s","spec":%s,"src":["%s","%s"],"sport":[%d,%d],"duration_s":%s,"warmup_s":%s,"kmem_kb":[%d,%d],"pktgen":%s,"tc":%s}\n' \
+		"$round" "$state" "$flows" "$name" "$kind" "$module" "$(json_str "$spec")" \
+		"$smin" "$smax" "$pmin" "$pmax" "$duration" "$warmup" "$k0" "$k1" \
+		"$(json_str "$text")" "$tcj" >>"$raw"
+	log "$what: $(cost "$text") ns/packet"
+}
+
+# --- the run ----------------------------------------------------------------------
+mapfile -t steps < <(PYTHONPATH="$top/scripts" "$AQM_VENV/bin/python3" -m aqmtools.bench.pps plan "$@")
+[ ${#steps[@]} -gt 0 ] || die "an empty plan (pps.py plan $*)"
+n_measure=0
+for s in "${steps[@]}"; do
+	[ "${s%% *}" != measure ] || n_measure=$((n_measure + 1))
+done
+version=$(<"$pgdir/pgctrl")
+cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+printf '{"type":"meta","kernel":%s,"cpus":%d,"cpu":%s,"pktgen":%s,"duration_s":%s,"warmup_s":%s,"rate":%s,"pkt_size":%d,"instances":%d,"plan_args":%s,"steps":%d,"started":%d}\n' \
+	"$(json_str "$(uname -r)")" "$(nproc)" "$(json_str "$cpu")" "$(json_str "${version##*Version: }")" \
+	"$duration" "$warmup" "$(json_str "$rate")" "$pkt_size" "$n_inst" "$(json_str "$*")" \
+	"${#steps[@]}" "$t_start" >"$raw"
+log "guest: $(uname -r), $(nproc) cpus; ${#steps[@]} steps, $n_measure measurements of ${duration} s after ${warmup} s"
+
+done_n=0
+t_measure=""
+for s in "${steps[@]}"; do
+	read -r what round state flows name kind module smin smax pmin pmax spec <<<"$s"
+	if [ "$what" = instance ]; then
+		instance "$name" "$kind" "$module" "$spec"
+		continue
+	fi
+	[ -n "$t_measure" ] || t_measure=$(date +%s)
+	if [ $((done_n % 20)) -eq 0 ] && [ "$done_n" -gt 0 ]; then
+		per=$((($(date +%s) - t_measure) * 1000 / done_n))
+		log "$done_n/$n_measure measured, about $(((n_measure - done_n) * per / 60000)) minutes left"
+	fi
+	measure "$round" "$state" "$flows" "$name" "$kind" "$module" "$smin" "$smax" "$pmin" "$pmax" "$spec"
+	done_n=$((done_n + 1))
+done
+
+pg kpktgend_0 rem_device_all
+rm -rf "$tmp"
+# a report of the kernel (a warning in a qdisc at a million flows) is the
+# first thing to read when a figure looks wrong
+dmesg >"$out/dmesg.txt"
+if grep -qE 'BUG:|WARNING:|Oops|general protection|UBSAN|KASAN|soft lockup|RCU stall' "$out/dmesg.txt"; then
+	log "the kernel's log has a report: $out/dmesg.txt"
+fi
+printf '{"type":"done","seconds":%d}\n' "$(($(date +%s) - t_start))" >>"$raw"
+log "done: $done_n measurements in $(($(date +%s) - t_start)) s"

@@ -2,9 +2,9 @@
 # Copy a benchmark's results folder into docs/results/NAME for the
 # repository: summary.md (with a header saying the machine, the date, the
 # commits and how to rerun it), the plots, the experiment file, the
-# calibration, and raw.tar.xz, the raw data thinned to what the report
-# needs (aqmtools/bench/archive.py: every exchange, the downstream aqmstat
-# trace every 100 ms), from which
+# calibration, and raw.tar.xz with raw-sSEED.tar.xz, the raw data thinned
+# to what the report needs, one archive a seed (aqmtools/bench/archive.py:
+# every exchange, the downstream aqmstat trace every 100 ms), from which
 #   python3 -m aqmtools.bench.archive report docs/results/NAME/raw.tar.xz DIR
 # recomputes the summary and the plots.
 #
@@ -81,4 +81,4 @@ accel=$(grep -ho 'booting [^ ]* with [a-z]*' "$src/vm.log" 2>/dev/null | awk '{ 
 cp "$src/experiment.toml" "$dst/"
 [ ! -f "$src/calibration/calibration.json" ] || cp "$src/calibration/calibration.json" "$dst/"
 PYTHONPATH="$AQM_TOP/scripts" "$python" -m aqmtools.bench.archive pack "$src" "$dst" >/dev/null
-aqm_log "published $src -> $dst ($(du -sh "$dst" | cut -f1), raw data $(du -h "$dst/raw.tar.xz" | cut -f1))"
+aqm_log "published $src -> $dst ($(du -sh "$dst" | cut -f1), raw data $(du -ch "$dst"/raw*.tar.xz | tail -n 1 | cut -f1): one archive a seed)"

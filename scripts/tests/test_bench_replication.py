@@ -375,6 +375,16 @@ def test_the_archive_recomputes_the_same_summary(tmp_path: Path) -> None:
     assert report.main(["report", str(out)]) == 0
     path = archive.pack(out, tmp_path / "pub")
     assert path.name == "raw.tar.xz"
+    # one archive a seed, the same bytes when packed again (a later part
+    # commits no new copy of an earlier seed)
+    s11 = tmp_path / "pub" / "raw-s11.tar.xz"
+    assert sorted(p.name for p in (tmp_path / "pub").glob("raw-s*")) == [
+        "raw-s11.tar.xz",
+        "raw-s12.tar.xz",
+    ]
+    first = s11.read_bytes()
+    archive.pack(out, tmp_path / "pub")
+    assert s11.read_bytes() == first
     copy = tmp_path / "copy"
     assert archive.main(["archive", "report", str(path), str(copy)]) == 0
     assert (copy / "summary.md").read_text() == (out / "summary.md").read_text()

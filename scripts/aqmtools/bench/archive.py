@@ -1,15 +1,23 @@
 """The raw data of a published experiment, small enough for the repository.
 
-`pack OUT DEST` writes DEST/raw.tar.xz from a results folder: for every
-run its run.json, the tc statistics before and after, the webgen logs
+`pack OUT DEST` writes the raw data of a results folder into DEST: the
+experiment file, the commits measured and the calibration in
+DEST/raw.tar.xz, and each seed's runs in DEST/raw-sSEED.tar.xz (one
+archive a seed, built the same way every time, so that an experiment
+published part by part commits each seed's data once: a later part leaves
+the earlier seeds' archives byte for byte as they were). For every run
+its run.json, the tc statistics before and after, the webgen logs
 (every exchange, with the columns the report reads), the iperf3 results
 (their "end" sections), flent's summaries and the downstream aqmstat
 trace thinned to one record per 100 ms for the runs of the first seed
 (the report plots their queues over time) and one per second for the
 others, keeping the records that bound the measured window, so that the
 report computed from the archive is the report of the full data; the
-upstream trace (requests and ACKs) is left out. Also the experiment
-file, the commits measured and the calibration.
+upstream trace (requests and ACKs) is left out. Archives of before the
+per-seed split hold everything in raw.tar.xz; they still read. Pack from
+the results folder the runs were measured into: runs unpacked from an
+archive are thinned already, and packing them again would thin them
+twice (copy their seeds' archives over instead).
 
 Format 2 (a file "format" in the archive) stores the webgen logs without
 what the report does not read or can restore: a warm-up exchange keeps
@@ -17,8 +25,9 @@ only its status (the report counts them), and a request size equal to
 the response's is left empty; `report` restores both before reading.
 Archives without the file (format 1) hold the logs as they were.
 
-`report ARCHIVE DIR` unpacks ARCHIVE into DIR and writes the summary and
-the plots there (python3 -m aqmtools.bench.report DIR).
+`report ARCHIVE DIR` unpacks ARCHIVE (raw.tar.xz: with the raw-s*.tar.xz
+beside it) into DIR and writes the summary and the plots there (python3 -m
+aqmtools.bench.report DIR).
 
 Usage: python3 -m aqmtools.bench.archive pack OUT DEST
        python3 -m aqmtools.bench.archive report ARCHIVE DIR
@@ -117,35 +126,60 @@ def _run_files(rundir: Path, every: int = THIN) -> dict[str, bytes]:
     return files
 
 
-def pack(out: Path, dest: Path) -> Path:
-    """DEST/raw.tar.xz from the results folder OUT."""
-    dest.mkdir(parents=True, exist_ok=True)
-    path = dest / "raw.tar.xz"
+def _write_tar(path: Path, files: list[tuple[str, bytes]]) -> None:
+    """PATH, an xz tar of FILES, the same bytes for the same files (no
+    times, owners or modes of this machine)."""
     with tarfile.open(path, "w:xz", preset=9) as tar:
-
-        def add(name: str, data: bytes) -> None:
+        for name, data in files:
             info = tarfile.TarInfo(name)
             info.size = len(data)
             info.mtime = 0
             tar.addfile(info, io.BytesIO(data))
 
-        add("format", (FORMAT + "\n").encode())
-        for name in TOP_FILES:
-            if (out / name).exists():
-                add(name, (out / name).read_bytes())
-        rundirs = sorted(p.parent for p in out.glob("*/run.json"))
-        seeds = {d: json.loads((d / "run.json").read_text()).get("seed", 0) for d in rundirs}
-        first = min(seeds.values(), default=0)
-        for rundir in rundirs:
-            every = THIN if seeds[rundir] == first else THIN_LATER
-            for name, data in _run_files(rundir, every).items():
-                add(f"{rundir.name}/{name}", data)
+
+def pack(out: Path, dest: Path) -> Path:
+    """DEST/raw.tar.xz and DEST/raw-sSEED.tar.xz from the results folder
+    OUT (archives of seeds no longer in OUT are removed). Returns the
+    first."""
+    dest.mkdir(parents=True, exist_ok=True)
+    top = [("format", (FORMAT + "\n").encode())]
+    top += [(name, (out / name).read_bytes()) for name in TOP_FILES if (out / name).exists()]
+    path = dest / "raw.tar.xz"
+    _write_tar(path, top)
+    rundirs = sorted(p.parent for p in out.glob("*/run.json"))
+    seeds = {d: int(json.loads((d / "run.json").read_text()).get("seed", 0)) for d in rundirs}
+    first = min(seeds.values(), default=0)
+    for old in dest.glob("raw-s*.tar.xz"):
+        old.unlink()
+    for seed in sorted(set(seeds.values())):
+        every = THIN if seed == first else THIN_LATER
+        files = [
+            (f"{d.name}/{name}", data)
+            for d in rundirs
+            if seeds[d] == seed
+            for name, data in _run_files(d, every).items()
+        ]
+        _write_tar(dest / f"raw-s{seed}.tar.xz", files)
     return path
 
 
 def unpack(archive: Path, dest: Path) -> None:
-    """ARCHIVE's files into DEST (plain files under DEST only)."""
+    """ARCHIVE's files into DEST (plain files under DEST only), and those
+    of the per-seed archives beside a raw.tar.xz."""
     dest.mkdir(parents=True, exist_ok=True)
+    parts = [archive]
+    if archive.name == "raw.tar.xz":
+        parts += sorted(archive.parent.glob("raw-s*.tar.xz"))
+    for part in parts:
+        _extract(part, dest)
+    fmt = dest / "format"
+    if fmt.exists() and fmt.read_text().strip() == "2":
+        for p in dest.glob("*/web-c*.csv"):
+            p.write_text(web_restore(p.read_text()))
+
+
+def _extract(archive: Path, dest: Path) -> None:
+    """ARCHIVE's plain files into DEST; anything else is refused."""
     with tarfile.open(archive, "r:xz") as tar:
         for m in tar.getmembers():
             parts = Path(m.name).parts
@@ -156,10 +190,6 @@ def unpack(archive: Path, dest: Path) -> None:
             target = dest.joinpath(*parts)
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(src.read())
-    fmt = dest / "format"
-    if fmt.exists() and fmt.read_text().strip() == "2":
-        for p in dest.glob("*/web-c*.csv"):
-            p.write_text(web_restore(p.read_text()))
 
 
 def main(argv: list[str]) -> int:

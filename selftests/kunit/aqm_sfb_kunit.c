@@ -2147,6 +2147,8 @@ static void aqm_sfb_red_stats(struct kunit *test)
 static void aqm_sfb_red_off(struct kunit *test)
 {
 	struct aqm_sfb *s = sfb_new(test, 2, 16);
+	/* the default increment, 66 / 0xFFFF (4325442 in 2^-32) */
+	const s64 inc = aqm_sfb_prob_from16(AQM_SFB_DEF_INCREMENT);
 	struct aqm_sfb_res r;
 
 	KUNIT_ASSERT_EQ(test, s->params.flags, (u32)AQM_SFB_DEC_ARRIVAL);
@@ -2156,16 +2158,16 @@ static void aqm_sfb_red_off(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->red_epoch, 0U);
 	KUNIT_EXPECT_EQ(test, s->red_next, T0 + MS(500));
 	aqm_sfb_arrive(s, FLOW_U, T0 + MS(2000), &r);
-	KUNIT_EXPECT_EQ(test, r.p_min, 66LL << 16);
-	KUNIT_EXPECT_EQ(test, bin_p(s, 0, 0, 3), 66LL << 16);
-	KUNIT_EXPECT_EQ(test, bin_p(s, 0, 1, 14), 66LL << 16);
+	KUNIT_EXPECT_EQ(test, r.p_min, inc);
+	KUNIT_EXPECT_EQ(test, bin_p(s, 0, 0, 3), inc);
+	KUNIT_EXPECT_EQ(test, bin_p(s, 0, 1, 14), inc);
 	aqm_sfb_arrive(s, FLOW_U, T0 + MS(2000) + US(1), &r);
-	KUNIT_EXPECT_EQ(test, r.p_min, 132LL << 16);
+	KUNIT_EXPECT_EQ(test, r.p_min, 2 * inc);
 	/* below bin_size: neither rule */
 	aqm_sfb_bin(s, 0, 0, 3)->qlen = 19;
 	aqm_sfb_arrive(s, FLOW_U, T0 + MS(2000) + US(2), &r);
-	KUNIT_EXPECT_EQ(test, bin_p(s, 0, 0, 3), 132LL << 16);
-	KUNIT_EXPECT_EQ(test, bin_p(s, 0, 1, 14), 198LL << 16);
+	KUNIT_EXPECT_EQ(test, bin_p(s, 0, 0, 3), 2 * inc);
+	KUNIT_EXPECT_EQ(test, bin_p(s, 0, 1, 14), 3 * inc);
 }
 
 static struct kunit_case aqm_sfb_cases[] = {

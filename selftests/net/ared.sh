@@ -125,7 +125,7 @@ flood() {
 	echo "# t=${SECONDS}s $name done" >&2
 }
 
-tap_plan 65
+tap_plan 66
 dumbbell_setup 40
 trap 'dumbbell_cleanup; rm -rf "$tmp"' EXIT
 mac=$(ip -n "$NS_RCV" link show rcv0 | awk '/link\/ether/ { print $2 }')
@@ -201,6 +201,7 @@ flood ectg 2 "${FLOOD[@]}" ecn ecn_gentle
 dumbbell_qdisc ared limit 80 min 5 max 15 noadaptive probability 0.1 bandwidth 10mbit \
 	avpkt "$FPKT"
 ns_snd ping -q -i 0.005 -s 1400 -w 8 "$RCV_IP" >/dev/null 2>&1 || true
+lockout_qavg=$(bottleneck_stats | sed -n 's/.*"qavg":\([0-9]*\).*/\1/p')
 ns_snd ping -q -c 25 -i 0.2 -W 1 -s 1400 "$RCV_IP" >"$tmp/lockout.ping" 2>&1 || true
 lockout_rx=$(awk '/ received/ { print $4 }' "$tmp/lockout.ping")
 snap lockout
@@ -441,7 +442,7 @@ PY
 	echo "# byte mode: 1400-byte pings lost $big_loss %, 100-byte pings $small_loss %;" \
 		"curve error $bytes_curve ($bytes_judged judged); early $bytes_early_drops hard" \
 		"$bytes_hard_drops forced $bytes_forced_drops; left $bytes_left"
-	echo "# no lockout: ${lockout_rx:-0} of 25 pings answered after the flood"
+	echo "# no lockout: qavg ${lockout_qavg:-?} after the flood, ${lockout_rx:-0} of 25 pings answered"
 	echo "# idle: qavg $idle_q0 b -> $idle_q1 b after $idle_tlo .. $idle_thi s idle:" \
 		"expected $idle_min .. $idle_max; -> $idle_q2 b after $idle2_tlo .. $idle2_thi s" \
 		"more: expected $idle2_min .. $idle2_max"
@@ -547,6 +548,8 @@ PY
 		"$ectg_qlen" "<=" 100
 	tap_strict tap_result $((ect_over_ok != 1 || ectg_over_ok != 1 || ect_drops_ok != 1 || ectg_drops_ok != 1)) \
 		"ECT(0) floods: overlimits = early + hard + marks, drops = early + hard + forced"
+	tap_cmp "no lockout: the flood left the average at 2 max_th = 30 or above (qavg, packets, est.)" \
+		"${lockout_qavg:-0}" ">=" 30
 	tap_cmp "no lockout: pings every 200 ms after a flood left the average at 2 max_th get through once the empty queue's average decays (answered of 25, est.)" \
 		"${lockout_rx:-0}" ">=" 4
 

@@ -16,9 +16,9 @@ set -euo pipefail
 # "CONFIG|LOWER|LOWEST": the leaf, a change to a lower limit than its
 # queue, one below the queue (5 packets), as contract.sh sets them
 QDISCS=(
-	"pi limit 100|limit 50|limit 5"
+	"pi limit 100 qref 20|limit 50|limit 5 qref 2"
 	"rem limit 100 rate 10mbit qref 20|limit 50|limit 5 qref 2"
-	"ared limit 100|limit 50|limit 5"
+	"ared limit 100 min 2 max 4|limit 50|limit 5"
 	"riops limit 100|limit 50|limit 5"
 	"dcn limit 100 qref 20|limit 50|limit 5 qref 2"
 	"afd limit 100 qref 20|limit 50|limit 5 qref 2"

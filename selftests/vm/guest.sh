@@ -283,15 +283,16 @@ run_tdc() {
 		ENVIR = {'TC_LIB_DIR': '$TC_LIB_DIR', 'PATH': '$PATH'}
 	PY
 	rc=0
-	# three cases per CPU (AQM_TDC_JOBS): each waits on tc and ip processes
+	# two cases per CPU (AQM_TDC_JOBS): each waits on tc and ip processes
 	# as much as it computes (146 cases: 117 s with -J 2, 100 s with -J 4
-	# on 2 CPUs; 641 cases with -J 4: 483 s at 77% of the CPUs busy)
+	# on 2 CPUs; 641 cases: 483 s with -J 4 at 77% of the CPUs busy, 557 s
+	# with -J 6 at 79%, the selftests beside it slower too)
 	# in a mount namespace of its own, with its own /run/netns: tdc ends
 	# with "ip -a netns del", which would delete the namespaces of the
 	# selftests running beside it
 	(cd "$work" && unshare -m --propagation private sh -c \
 		'mkdir -p /run/netns && mount -t tmpfs tdc-netns /run/netns && exec "$@"' sh \
-		"$AQM_CACHE/venv/bin/python3" ./tdc.py -J "${AQM_TDC_JOBS:-$((3 * $(nproc)))}" -f "$@") \
+		"$AQM_CACHE/venv/bin/python3" ./tdc.py -J "${AQM_TDC_JOBS:-$((2 * $(nproc)))}" -f "$@") \
 		>"$out/tdc.tap" 2>"$out/tdc.err" || rc=$?
 	echo "tdc: $(grep -c '^ok' "$out/tdc.tap" || true) ok, $(grep -c '^not ok' "$out/tdc.tap" || true) not ok ($(since "$t0"), CPUs $(cpu_busy "$c0") busy)"
 	if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$out/tdc.tap"; then

@@ -190,15 +190,16 @@ flood ect 2 "${FLOOD[@]}" ecn
 flood ectg 2 "${FLOOD[@]}" ecn ecn_gentle
 
 # --- no lockout: the average at 2 max_th, then sparse arrivals ----------------
-# Floyd's weight for 10 Mbit/s (w = 1/1250 an arrival) and (5, 15): a
-# flood into limit 80 takes the average above 2 max_th = 30 (about 58
-# after its 1600 arrivals), where p_b = 1 drops every arrival. Then a ping
-# every 200 ms for 5 s: once the queue has drained (1.8 s), the average
-# must decay with the idle time (below 2 max_th in 0.7 s, near min_th in
-# 1.4 s) even though each of those pings is dropped into the empty queue.
-# A dropped arrival that ended the idle period for good would leave the
-# decay to w per arrival: above 30 for 600 arrivals, and no ping answered.
-dumbbell_qdisc ared limit 80 min 5 max 15 noadaptive probability 0.1 bandwidth 10mbit \
+# Floyd's weight for 1 Mbit/s (w = 1/87 an arrival) and (5, 15): a flood
+# into limit 80 holds the average near 2 max_th = 30, where p_b nears 1
+# and every arrival is dropped (with the weight for 10 Mbit/s, 1/867, the
+# first run reached only 15). Then a ping every 200 ms for 5 s: once the
+# queue has drained, the average must decay with the idle time (from 30 to
+# max_th in 0.7 s) even though the first pings are dropped into the empty
+# queue. A dropped arrival that ended the idle period for good would leave
+# the decay to w per arrival: 60 arrivals (12 s of pings) from 30 to 15,
+# and a few pings answered at most.
+dumbbell_qdisc ared limit 80 min 5 max 15 noadaptive probability 0.1 bandwidth 1mbit \
 	avpkt "$FPKT"
 ns_snd ping -q -i 0.005 -s 1400 -w 8 "$RCV_IP" >/dev/null 2>&1 || true
 lockout_qavg=$(bottleneck_stats | sed -n 's/.*"qavg":\([0-9]*\).*/\1/p')
@@ -548,10 +549,10 @@ PY
 		"$ectg_qlen" "<=" 100
 	tap_strict tap_result $((ect_over_ok != 1 || ectg_over_ok != 1 || ect_drops_ok != 1 || ectg_drops_ok != 1)) \
 		"ECT(0) floods: overlimits = early + hard + marks, drops = early + hard + forced"
-	tap_cmp "no lockout: the flood left the average at 2 max_th = 30 or above (qavg, packets, est.)" \
-		"${lockout_qavg:-0}" ">=" 30
+	tap_cmp "no lockout: the flood left the average near 2 max_th = 30 (qavg, packets, est.)" \
+		"${lockout_qavg:-0}" ">=" 25
 	tap_cmp "no lockout: pings every 200 ms after a flood left the average at 2 max_th get through once the empty queue's average decays (answered of 25, est.)" \
-		"${lockout_rx:-0}" ">=" 4
+		"${lockout_rx:-0}" ">=" 8
 
 	tap_cmp "bytemode: every sample has prob on the curve in bytes (largest error)" \
 		"$bytes_curve" "<=" 0

@@ -74,7 +74,7 @@ calls() {
 }
 
 leaf_qlen() {
-	tc -n "$ns" -j qdisc show dev dummy1 parent 1:1 |
+	tc -n "$ns" -s -j qdisc show dev dummy1 parent 1:1 |
 		sed -n 's/.*"qlen":\([0-9]*\).*/\1/p'
 }
 
@@ -94,7 +94,7 @@ for entry in "${QDISCS[@]}"; do
 		"$c" == 0
 
 	# a standing queue, the limit below it: one call with what went
-	ip netns exec "$ns" ping -q -c 30 -i 0.002 -s 1000 -W 1 10.99.0.2 >/dev/null 2>&1 || true
+	ip netns exec "$ns" ping -q -c 30 -i 0.002 -s 1000 -W 1 -w 2 10.99.0.2 >/dev/null 2>&1 || true
 	before=$(leaf_qlen)
 	: >"$tr/trace"
 	tc -n "$ns" qdisc change dev dummy1 parent 1:1 handle 10: "$kind" "${low[@]}"

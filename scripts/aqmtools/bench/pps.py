@@ -65,7 +65,7 @@ import re
 import statistics
 import sys
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -548,6 +548,17 @@ def fmt_bytes(b: float | None) -> str:
     return f"{b:.0f} B"
 
 
+def cell_rows(
+    qdiscs: Sequence[Qdisc],
+    states: Sequence[str],
+    flows: Sequence[int],
+    text: Callable[[Cell], str],
+) -> list[list[str]]:
+    """A row per qdisc: its title, then TEXT of each (state, flows, qdisc)
+    cell, the states outer and the numbers of flows inner."""
+    return [[q.title, *(text((st, n, q.name)) for st in states for n in flows)] for q in qdiscs]
+
+
 def table(head: Sequence[str], rows: Iterable[Sequence[str]], left: int = 1) -> list[str]:
     """A markdown table, its first LEFT columns left-aligned."""
     out = ["| " + " | ".join(head) + " |"]
@@ -648,14 +659,12 @@ def summary(raw: Raw, accel: str = "unknown") -> str:
         " (a cell's rounds ran minutes apart, each beside the same others):"
     )
     out.append("")
-    rows = []
-    for q in qdiscs:
-        cells = []
-        for state in states:
-            for n in flows:
-                s = spr.get((state, n, q.name))
-                cells.append("" if s is None else f"{100 * s:.1f}")
-        rows.append([q.title, *cells])
+    rows = cell_rows(
+        qdiscs,
+        states,
+        flows,
+        lambda c: "" if spr.get(c) is None else f"{100 * spr[c]:.1f}",
+    )
     out += table(["qdisc", *[f"{s} {h}" for s in states for h in heads]], rows)
     out.append("")
     out += drops_section(ms, qdiscs, states, flows)
@@ -884,18 +893,16 @@ def drops_section(
         " standing one nearly all."
     )
     out.append("")
-    rows = []
-    for q in qdiscs:
-        cells = []
-        for state in states:
-            for n in flows:
-                c = (state, n, q.name)
-                cells.append(
-                    f"{statistics.median(rate[c]):.2f} ({100 * statistics.median(share[c]):.1f}%)"
-                    if share.get(c)
-                    else ""
-                )
-        rows.append([q.title, *cells])
+    rows = cell_rows(
+        qdiscs,
+        states,
+        flows,
+        lambda c: (
+            f"{statistics.median(rate[c]):.2f} ({100 * statistics.median(share[c]):.1f}%)"
+            if share.get(c)
+            else ""
+        ),
+    )
     out += table(["qdisc", *[f"{s} {fmt_flows(n)}" for s in states for n in flows]], rows)
     out.append("")
     return out

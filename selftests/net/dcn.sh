@@ -59,8 +59,11 @@ dumbbell_qdisc dcn qref "$QREF"
 shortflows "$NS_SND" send "$RCV_IP" 7002 60 3 0.02 >/dev/null
 snap short
 
-# long flows for 20 s; short flows from 5 s to 15 s
-iperf_run 20 4 >/dev/null &
+# long flows for 30 s; short flows from 5 s to 15 s; the queue sampled
+# from 15 s to 28 s, past the recovery from slow start (see the target
+# phase below: pref starts at limit and the first cut overshoots). CI once
+# saw a mean of 6.2 packets when 4 s were sampled from 15 s on.
+iperf_run 30 4 >"$tmp/load.iperf" &
 iperf=$!
 sleep 4
 shortflows "$NS_RCV" recv 7000 60 5 \
@@ -68,7 +71,7 @@ shortflows "$NS_RCV" recv 7000 60 5 \
 recv=$!
 sleep 1
 sent=$(shortflows "$NS_SND" send "$RCV_IP" 7000 200 3 0.05)
-leaf_sampler 4 >"$tmp/load.jl"
+leaf_sampler 13 >"$tmp/load.jl"
 wait "$recv"
 read -r flows got <"$tmp/recv"
 wait "$iperf"
@@ -139,6 +142,8 @@ for n in ("below", "at", "short", "load", "after1", "after2", "slow"):
 q = [x["qlen"] for x in leaf_samples(f"{d}/load.jl")]
 out["qmean"] = round(sum(q) / max(len(q), 1), 1)
 out["qn"] = len(q)
+with open(f"{d}/load.iperf") as f:
+    out["mbits"] = round(json.load(f)["end"]["sum_received"]["bits_per_second"] / 1e6, 2)
 t = leaf_samples(f"{d}/target.jl")
 qt = [x["qlen"] for x in t]
 out["tqmean"] = round(sum(qt) / max(len(qt), 1), 1)
@@ -157,7 +162,7 @@ PY
 	echo "# short flows alone: promotions $short_promotions, sb_overwrites" \
 		"$short_sb_overwrites, hb_flows $short_hb_flows"
 	echo "# short flows: sent $sent got $got ($flows flows); early $load_early_drops" \
-		"forced $load_forced_drops mean qlen $qmean ($qn samples)"
+		"forced $load_forced_drops mean qlen $qmean ($qn samples), long flows $mbits Mbit/s"
 	echo "# after: hb_flows $after1_hb_flows removals $after1_removals pref $after1_pref" \
 		"-> $after2_pref; pace: $fast_pps packets/s, in HB in $fast_in_hb of" \
 		"$fast_samples samples while fast, hb_flows $slow_hb_flows after the slow phase"
@@ -179,7 +184,8 @@ PY
 	tap_cmp "short flows lose nothing (packets received of $sent)" "$got" "==" "$sent"
 	tap_cmp "all 200 short flows arrive" "$flows" "==" 200
 	tap_cmp "no packet hits the hard limit" "$load_forced_drops" "==" 0
-	# measured in the TCG VM: mean 20-28 packets
+	# measured in the TCG VM: mean 20-28 packets from 15 s to 19 s, 24.7 from
+	# 15 s to 28 s
 	tap_cmp "the queue stays near qref $QREF: not far above (mean packets)" \
 		"$qmean" "<=" $((QREF * 2))
 	tap_cmp "the queue stays near qref $QREF: not far below (mean packets)" \

@@ -186,6 +186,9 @@ def test_udp_goodput_counts_what_arrived() -> None:
     assert udp_goodputs([text]) == [840_000.0]
     with pytest.raises(ValueError):
         udp_goodputs([json.dumps({"error": "unable to connect"})])
+    # iperf3 3.12 whose UDP handshake was lost: started, never connected
+    lost = {"start": {"connected": []}, "intervals": [], "end": {}, "error": "unable to read"}
+    assert udp_goodputs([json.dumps(lost), text]) == [None, 840_000.0]
 
 
 def test_report_lists_long_flows(tmp_path: Path) -> None:
@@ -196,7 +199,19 @@ def test_report_lists_long_flows(tmp_path: Path) -> None:
     udp = {"end": {"sum": {"packets": 1000, "lost_packets": 0, "seconds": 7.0}}}
     (d / "iperf-udp1.json").write_text(json.dumps(udp))
     assert report.main(["report", str(tmp_path)]) == 0
-    assert "| dcn | 3.00 | 3.00 | 1.60 |" in (tmp_path / "summary.md").read_text()
+    assert "| dcn | 3.00 | 3.00 | 1.60 | 0/1 |" in (tmp_path / "summary.md").read_text()
+
+
+def test_report_counts_a_udp_flow_that_never_started(tmp_path: Path) -> None:
+    # the run stays in the tables; the tables say what went wrong
+    d = tmp_path / "red-load90-ecn0"
+    _write_run(d, "red", 0.9, [50, 60])
+    lost = {"start": {"connected": []}, "intervals": [], "end": {}, "error": "unable to read"}
+    (d / "iperf-udp1.json").write_text(json.dumps(lost))
+    assert report.main(["report", str(tmp_path)]) == 0
+    summary = (tmp_path / "summary.md").read_text()
+    assert "| 0/1 (UDP flow never started) |" in summary
+    assert "| red | - | - | - | 1/1 |" in summary
 
 
 def test_report_without_runs_fails(tmp_path: Path) -> None:

@@ -208,7 +208,9 @@ class Experiment:
 
     def long_starts_s(self, seed: int) -> list[float]:
         """The start offset of each long flow (and the UDP flow last), in
-        [0, 1) s, drawn with SEED: a seed moves the start times too."""
+        [0, 1) s, drawn with SEED: a seed moves the start times too. The
+        UDP flow's is drawn and no longer used (it starts first, see
+        run.Bench.start_udp), so that the TCP flows' stay as they were."""
         n = self.long_flows + (1 if self.udp_rate_bps else 0)
         rng = random.Random(f"long-starts-{seed}")
         return [round(rng.uniform(0, 1), 3) for _ in range(n)]

@@ -309,12 +309,13 @@ def main_table(cells: list[list[Run]]) -> list[str]:
     for runs in cells:
         marks = [r.link.marks for r in runs]
         mark = "-" if any(m is None for m in marks) else mean_ci([float(m or 0) for m in marks])
-        valid = sum(bool(r.meta["valid"]) for r in runs)
+        valid = sum(not r.problems for r in runs)
+        why = " (" + ", ".join(sorted({p for r in runs for p in r.problems})) + ")"
         lines.append(
             f"| {label(runs[0].meta)} | {len(runs)} | "
             + " | ".join(cell_text(runs, c) for c in cols)
             + f" | {mark if isinstance(mark, str) else mark.fmt('.0f')} | "
-            + f"{valid}/{len(runs)}{'' if valid == len(runs) else ' (netem dropped)'} |"
+            + f"{valid}/{len(runs)}{why if valid < len(runs) else ''} |"
         )
     return [*lines, ""]
 
@@ -449,21 +450,24 @@ def rtt_table(cells: list[list[Run]]) -> list[str]:
 
 def long_flows_table(cells: list[list[Run]]) -> list[str]:
     """The goodput (Mbit/s) of the long TCP flows and the UDP flows."""
-    if not any(r.goodputs or r.udp for runs in cells for r in runs):
+    if not any(r.goodputs or r.udp or r.udp_missing for runs in cells for r in runs):
         return []
     lines = [
         "Long flows, goodput (Mbit/s, mean ± 95% interval over the seeds): TCP in all, "
-        "the TCP flow that got least, UDP in all:",
+        "the TCP flow that got least, UDP in all (over the runs whose UDP flow started; "
+        "the runs whose flow never did are counted apart):",
         "",
-        "| qdisc | TCP total | TCP lowest | UDP |",
-        "|---|---:|---:|---:|",
+        "| qdisc | TCP total | TCP lowest | UDP | UDP never started |",
+        "|---|---:|---:|---:|---:|",
     ]
     for runs in cells:
         tot = mean_ci([sum(r.goodputs) / 1e6 for r in runs if r.goodputs])
         low = mean_ci([min(r.goodputs) / 1e6 for r in runs if r.goodputs])
         udp = mean_ci([sum(r.udp) / 1e6 for r in runs if r.udp])
+        missing = sum(r.udp_missing > 0 for r in runs)
         lines.append(
-            f"| {label(runs[0].meta)} | {tot.fmt('.2f')} | {low.fmt('.2f')} | {udp.fmt('.2f')} |"
+            f"| {label(runs[0].meta)} | {tot.fmt('.2f')} | {low.fmt('.2f')} | {udp.fmt('.2f')} "
+            f"| {missing}/{len(runs)} |"
         )
     return [*lines, ""]
 

@@ -218,14 +218,22 @@ def iperf_goodputs(texts: list[str]) -> list[float]:
     return rates
 
 
-def udp_goodputs(texts: list[str], payload: int = 1400) -> list[float]:
+def udp_goodputs(texts: list[str], payload: int = 1400) -> list[float | None]:
     """Goodput in bit/s of each UDP iperf3 flow (-J output): the datagrams
-    that arrived (sent less lost) of PAYLOAD bytes, over the test's time."""
-    rates = []
+    that arrived (sent less lost) of PAYLOAD bytes, over the test's time.
+    None for a flow that never started: iperf3 3.12 sends its UDP handshake
+    as one datagram each way and gives up when one is lost ("connected"
+    empty, no intervals, and still exit status 0), which a run whose
+    downstream drops hard at the start saw (sfred-10mbit, red, 2 of 3 seeds)."""
+    rates: list[float | None] = []
     for text in texts:
-        s = json.loads(text).get("end", {}).get("sum")
+        j = json.loads(text)
+        s = j.get("end", {}).get("sum")
         if not s or not s.get("seconds"):
-            raise ValueError("UDP iperf3 output without a result")
+            if "start" in j and not j["start"].get("connected"):
+                rates.append(None)
+                continue
+            raise ValueError(f"UDP iperf3 output without a result: {j.get('error', '?')}")
         rates.append((s["packets"] - s["lost_packets"]) * payload * 8 / s["seconds"])
     return rates
 
@@ -244,8 +252,21 @@ class Run:
     by_host: dict[int, WebLog]
     # aqmstat's records of the downstream bottleneck (empty without them)
     samples: list[dict[str, Any]]
-    # goodput of the unresponsive UDP flows, bit/s
+    # goodput of the unresponsive UDP flows that started, bit/s
     udp: list[float]
+    # UDP flows that never started (their handshake was lost)
+    udp_missing: int = 0
+
+    @property
+    def problems(self) -> list[str]:
+        """Why the run is not the experiment it was meant to be (empty
+        when it is): it stays in every table, and the tables say so."""
+        out = []
+        if not self.meta.get("valid", True):
+            out.append("netem dropped")
+        if self.udp_missing:
+            out.append("UDP flow never started")
+        return out
 
 
 def read_run(rundir: Path) -> Run:
@@ -266,5 +287,6 @@ def read_run(rundir: Path) -> Run:
         link = link_figures(before, after, meta["rate_bps"], meta["duration_s"])
     goodputs = iperf_goodputs([p.read_text() for p in sorted(rundir.glob("iperf-tcp*.json"))])
     flent = {p.stem[len("flent-") :]: p.read_text() for p in sorted(rundir.glob("flent-*.txt"))}
-    udp = udp_goodputs([p.read_text() for p in sorted(rundir.glob("iperf-udp*.json"))])
-    return Run(meta, web, link, goodputs, flent, by_host, records, udp)
+    udps = udp_goodputs([p.read_text() for p in sorted(rundir.glob("iperf-udp*.json"))])
+    udp = [u for u in udps if u is not None]
+    return Run(meta, web, link, goodputs, flent, by_host, records, udp, len(udps) - len(udp))

@@ -75,6 +75,25 @@ static inline s64 aqm_afd_share(s64 m_fair, u32 unit)
 }
 
 /**
+ * aqm_afd_over() - is the flow above its share, d_i > 0?
+ * @m_fair:	fair share, entries, AQM_PI_ONE = 1 entry
+ * @unit:	m_i units per entry
+ * @m_i:	the flow's weight in the shadow buffer, < 2^46
+ *
+ * The enqueue asks this first and draws a random number only when it is
+ * true: most packets on a fair link are of flows under their share, and
+ * aqm_afd_hit() is false for those whatever rnd.
+ *
+ * Return: true exactly when aqm_afd_hit() can be true, i.e. when it is for
+ * rnd 0.
+ */
+static inline bool aqm_afd_over(s64 m_fair, u32 unit, u64 m_i)
+{
+	return m_fair < AQM_AFD_FAIR_MAX &&
+	       (s64)(m_i << AQM_AFD_SCALE_SHIFT) > aqm_afd_share(m_fair, unit);
+}
+
+/**
  * aqm_afd_hit() - AFD's drop decision, d_i = (1 - m_fair / m_i)+
  * @m_fair:	fair share, entries, AQM_PI_ONE = 1 entry
  * @unit:	m_i units per entry

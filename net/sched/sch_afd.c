@@ -176,7 +176,9 @@ static int afd_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		return qdisc_drop(skb, sch, to_free);
 	}
 
-	if (aqm_afd_hit(q->vars.x, q->unit, m_i, get_random_u32())) {
+	/* no random draw for a flow under its share (most, on a fair link) */
+	if (aqm_afd_over(q->vars.x, q->unit, m_i) &&
+	    aqm_afd_hit(q->vars.x, q->unit, m_i, get_random_u32())) {
 		ret = aqm_qdisc_signal(skb, sch, to_free, q->cfg.ecn &&
 				       aqm_afd_prob_le(q->vars.x, q->unit, m_i,
 						       q->ecn_ceil),

@@ -137,6 +137,48 @@ static void aqm_afd_hit_below_fair(struct kunit *test)
 	}
 }
 
+/*
+ * aqm_afd_over() is the enqueue's test before it draws: exactly when
+ * aqm_afd_hit() can be true. Over a grid of shares, units and weights
+ * around the boundary: over with rnd 0 it hits, not over it never does.
+ */
+static void aqm_afd_over_gates_hit(struct kunit *test)
+{
+	static const s64 fairs[] = { S64_MIN, -PKT(3), 0, 1, PKT(1) / 2, PKT(1),
+				     PKT(5) / 2, PKT(5), PKT(1000000),
+				     AQM_AFD_FAIR_MAX - 1, AQM_AFD_FAIR_MAX };
+	static const u32 units[] = { 1, 40, 1000, 65535 };
+	static const u32 rnds[] = { 0, 1, 1U << 31, U32_MAX };
+	u32 f, u, k, r, over = 0;
+
+	for (f = 0; f < ARRAY_SIZE(fairs); f++) {
+		for (u = 0; u < ARRAY_SIZE(units); u++) {
+			s64 edge = aqm_afd_share(fairs[f], units[u]) >>
+				   AQM_AFD_SCALE_SHIFT;
+
+			for (k = 0; k < 6; k++) {
+				/* m_i around the share: edge - 2 .. edge + 3 */
+				u64 m_i = max_t(s64, edge + k - 2, 0);
+				bool o = aqm_afd_over(fairs[f], units[u], m_i);
+
+				over += o;
+				KUNIT_EXPECT_EQ(test, o,
+						aqm_afd_hit(fairs[f], units[u],
+							    m_i, 0));
+				for (r = 0; !o && r < ARRAY_SIZE(rnds); r++) {
+					bool h = aqm_afd_hit(fairs[f], units[u],
+							     m_i, rnds[r]);
+
+					KUNIT_EXPECT_FALSE(test, h);
+				}
+			}
+		}
+	}
+	/* the grid has both sides */
+	KUNIT_EXPECT_GT(test, over, 0);
+	KUNIT_EXPECT_LT(test, over, ARRAY_SIZE(fairs) * ARRAY_SIZE(units) * 6);
+}
+
 /* The boundaries: m_fair 0 (or below) drops always, just above never. */
 static void aqm_afd_hit_bounds(struct kunit *test)
 {
@@ -511,6 +553,7 @@ static struct kunit_case aqm_afd_cases[] = {
 	KUNIT_CASE(aqm_afd_estimator_bytes),
 	KUNIT_CASE(aqm_afd_hit_below_fair),
 	KUNIT_CASE(aqm_afd_hit_bounds),
+	KUNIT_CASE(aqm_afd_over_gates_hit),
 	KUNIT_CASE(aqm_afd_hit_fractions),
 	KUNIT_CASE(aqm_afd_prob_le_ceiling),
 	KUNIT_CASE(aqm_afd_controller),

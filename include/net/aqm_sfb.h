@@ -206,7 +206,9 @@
  * Cost per packet: aqm_sfb_arrive() hashes the flow into the active set
  * and visits its L bins, aqm_sfb_warm() as much in the standby set while
  * warming; aqm_sfb_add() L or 2 L bins;
- * aqm_sfb_remove() hashes again and visits as many; aqm_sfb_tick() and the
+ * aqm_sfb_remove() visits as many, hashing again only when the indices did
+ * not fit in the cb (L log2(N) > 32, or counted in both sets while
+ * warming); aqm_sfb_tick() and the
  * penalty O(1). No division on any of them: without a freeze time (as
  * sch_sfb runs them) BLUE's updates are saturating adds and subtracts; with
  * one, aqm_blue_decrement() takes up to two div64 per decrement event. Only
@@ -281,10 +283,14 @@
 /* a bin's average is Q16 in a u32: thresholds below 2^15, 2 max_th < 2^16 */
 #define AQM_SFB_RED_TH_MAX	32767
 
-/* struct aqm_sfb_cb.tag: bits 0-1 the sets, bits 2-31 switches mod 2^30 */
+/*
+ * struct aqm_sfb_cb.tag: bits 0-1 the sets, bit 2 AQM_SFB_TAG_IDX (@id holds
+ * the bin indices, not the flow id), bits 3-31 switches mod 2^29
+ */
 #define AQM_SFB_TAG_SETS	GENMASK(1, 0)
-#define AQM_SFB_TAG_SHIFT	2
-#define AQM_SFB_SWAPS_MASK	GENMASK(29, 0)
+#define AQM_SFB_TAG_IDX		BIT(2)
+#define AQM_SFB_TAG_SHIFT	3
+#define AQM_SFB_SWAPS_MASK	GENMASK(28, 0)
 
 /* One token of struct aqm_sfb_tb.tokens */
 #define AQM_SFB_TOKEN		NSEC_PER_SEC
@@ -439,9 +445,16 @@ struct aqm_sfb {
 
 /**
  * struct aqm_sfb_cb - what a queued packet carries (8 bytes)
- * @id:		its flow id
+ * @id:		its flow id; with AQM_SFB_TAG_IDX, its L bin indices in the one
+ *		set it is counted in, level l at bits [l shift, (l + 1) shift)
  * @tag:	AQM_SFB_TAG_SETS: the sets it is counted in (bit b: set b);
- *		above AQM_SFB_TAG_SHIFT: @swaps at its arrival, mod 2^30
+ *		AQM_SFB_TAG_IDX; above AQM_SFB_TAG_SHIFT: @swaps at its arrival,
+ *		mod 2^29
+ *
+ * The indices are kept when they fit in 32 bits (L log2(N) <= 32: the
+ * default 8 x 16 and Linux's fixed layout) and the packet is counted in one
+ * set, so that its departure need not hash again (Linux's sfb keeps its
+ * hashes in the cb too); the flow id otherwise, hashed again at departure.
  */
 struct aqm_sfb_cb {
 	u32 id;
@@ -458,6 +471,7 @@ static_assert(sizeof(struct aqm_sfb_cb) <= QDISC_CB_PRIV_LEN);
  * @minqlen:	least count of the flow's bins in the active set, packets,
  *		before this arrival (Linux drops when it is >= max)
  * @maxqlen:	largest such count (the paper drops when it is > bin_size)
+ * @id:		the flow id
  * @cb:		for the packet's qdisc cb, if it is admitted
  * @idx:	bin index per set and level (valid for the sets in @cb.tag)
  */
@@ -465,6 +479,7 @@ struct aqm_sfb_res {
 	s64 p_min;
 	u32 minqlen;
 	u32 maxqlen;
+	u32 id;
 	struct aqm_sfb_cb cb;
 	u16 idx[2][AQM_SFB_LEVELS_MAX];
 };
@@ -1016,8 +1031,18 @@ static inline void aqm_sfb_arrive(struct aqm_sfb *s, u32 id, u64 now,
 		aqm_sfb_arrival_rules(s, bin, now);
 		res->p_min = min(res->p_min, aqm_sfb_bin_prob(s, bin));
 	}
-	res->cb.id = id;
+	res->id = id;
 	res->cb.tag = s->swaps << AQM_SFB_TAG_SHIFT | BIT(a);
+	if (s->levels * s->shift <= 32) {
+		u32 packed = 0;
+
+		for (l = 0; l < s->levels; l++)
+			packed |= (u32)res->idx[a][l] << (l * s->shift);
+		res->cb.id = packed;
+		res->cb.tag |= AQM_SFB_TAG_IDX;
+	} else {
+		res->cb.id = id;
+	}
 }
 
 /**
@@ -1047,7 +1072,10 @@ static inline void aqm_sfb_warm(struct aqm_sfb *s, u64 now,
 		return;
 	/* a penalized packet is a loss event of its standby bins */
 	raise = pen && (s->params.flags & AQM_SFB_WARM_RAISE);
-	aqm_sfb_hash(s, b, res->cb.id, res->idx[b]);
+	aqm_sfb_hash(s, b, res->id, res->idx[b]);
+	/* counted in two sets: the departure hashes the flow id again */
+	res->cb.id = res->id;
+	res->cb.tag &= ~AQM_SFB_TAG_IDX;
 	for (l = 0; l < s->levels; l++) {
 		struct aqm_sfb_bin *bin = aqm_sfb_bin(s, b, l, res->idx[b][l]);
 
@@ -1125,9 +1153,10 @@ static inline void aqm_sfb_add(struct aqm_sfb *s,
  * @cb:		its cb
  * @now:	current time, ns
  *
- * Hashes it again in the sets where it is still counted and takes 1 from
- * its bins there; with AQM_SFB_DEC_EMPTIED a bin whose count drops to 0
- * gets BLUE's idle event (p_m -= delta2 unless frozen).
+ * Finds its bins in the sets where it is still counted (from the indices
+ * in the cb, or by hashing its flow id again) and takes 1 from each; with
+ * AQM_SFB_DEC_EMPTIED a bin whose count drops to 0 gets BLUE's idle event
+ * (p_m -= delta2 unless frozen).
  *
  * A count already at 0 stays 0, silently, as in Linux: a qdisc cannot
  * always know whether a packet it dequeues was counted. A child qdisc may
@@ -1143,7 +1172,14 @@ static inline void aqm_sfb_remove(struct aqm_sfb *s,
 	for (b = 0; b < 2; b++) {
 		if (!(sets & BIT(b)))
 			continue;
-		aqm_sfb_hash(s, b, cb->id, idx);
+		if (cb->tag & AQM_SFB_TAG_IDX) {
+			/* the one set it was counted in, L log2(N) <= 32 */
+			for (l = 0; l < s->levels; l++)
+				idx[l] = (cb->id >> (l * s->shift)) &
+					 (s->nbins - 1);
+		} else {
+			aqm_sfb_hash(s, b, cb->id, idx);
+		}
 		for (l = 0; l < s->levels; l++) {
 			struct aqm_sfb_bin *bin = aqm_sfb_bin(s, b, l, idx[l]);
 

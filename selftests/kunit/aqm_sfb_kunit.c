@@ -329,6 +329,72 @@ static void aqm_sfb_hash_bins(struct kunit *test)
 }
 
 /*
+ * The cb keeps a packet's bin indices when they fit in 32 bits and it is
+ * counted in one set, so that its departure does not hash again; the flow
+ * id otherwise. Either way the departure finds the bins the arrival
+ * counted: after 64 packets of 8 flows leave, every bin is empty again.
+ */
+static void aqm_sfb_cb_indices(struct kunit *test)
+{
+	static const struct {
+		u32 levels, nbins;
+		bool packed;
+	} sizes[] = {
+		{ 8, 16, true }, { 3, 1024, true }, { 1, 4096, true },
+		{ 4, 256, true }, { 16, 4, true }, { 9, 16, false },
+		{ 7, 1024, false }, { 16, 4096, false },
+	};
+	struct aqm_sfb_cb cbs[64];
+	struct aqm_sfb_res r;
+	struct aqm_sfb *s;
+	u32 i, j, warm, b, l, n;
+
+	/* FLOW_U, L = 8, N = 16: its eight nibbles, the hash's low word */
+	s = sfb_new(test, 8, 16);
+	aqm_sfb_arrive(s, FLOW_U, T0, &r);
+	KUNIT_EXPECT_EQ(test, r.cb.id, 0x80e2afe3U);
+	KUNIT_EXPECT_TRUE(test, r.cb.tag & AQM_SFB_TAG_IDX);
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		for (warm = 0; warm < 2; warm++) {
+			s = sfb_new(test, sizes[i].levels, sizes[i].nbins);
+			sfb_rules(s, 1000, ONE / 4, ONE / 16, 0,
+				  AQM_SFB_DEC_ARRIVAL | AQM_SFB_WARM_ALL);
+			/* every arrival into both sets while warming */
+			s->warming = warm;
+			for (j = 0; j < 64; j++) {
+				u32 id = 0x1000 + (j % 8) * 0x9e3779b9U;
+
+				aqm_sfb_arrive(s, id, T0, &r);
+				aqm_sfb_warm(s, T0, &r);
+				aqm_sfb_add(s, &r);
+				cbs[j] = r.cb;
+				KUNIT_EXPECT_EQ(test,
+						r.cb.tag & AQM_SFB_TAG_SETS,
+						warm ? 3U : 1U);
+				if (sizes[i].packed && !warm) {
+					KUNIT_EXPECT_TRUE(test, r.cb.tag &
+							  AQM_SFB_TAG_IDX);
+				} else {
+					KUNIT_EXPECT_FALSE(test, r.cb.tag &
+							   AQM_SFB_TAG_IDX);
+					KUNIT_EXPECT_EQ(test, r.cb.id, id);
+				}
+			}
+			for (j = 0; j < 64; j++)
+				aqm_sfb_remove(s, &cbs[j], T0);
+			n = 0;
+			for (b = 0; b < 2; b++)
+				for (l = 0; l < s->levels; l++)
+					for (j = 0; j < s->nbins; j++)
+						n += aqm_sfb_bin(s, b, l, j)->qlen;
+			KUNIT_EXPECT_EQ_MSG(test, n, 0U, "L %u N %u warm %u",
+					    s->levels, s->nbins, warm);
+		}
+	}
+}
+
+/*
  * Fig. 14 per bin, AQM_SFB_DEC_EMPTIED: bin_size 2, delta1 1/4, delta2
  * 1/16, freeze_time 10 ms. FLOW_U's bins: 3 and 14 (L = 2, N = 16).
  */
@@ -355,7 +421,9 @@ static void aqm_sfb_bin_rules(struct kunit *test)
 	aqm_sfb_arrive(s, FLOW_U, T0, &r[0]);
 	KUNIT_EXPECT_EQ(test, r[0].idx[0][0], 3);
 	KUNIT_EXPECT_EQ(test, r[0].idx[0][1], 14);
-	KUNIT_EXPECT_EQ(test, r[0].cb.id, FLOW_U);
+	KUNIT_EXPECT_EQ(test, r[0].id, FLOW_U);
+	/* the indices in the cb: 3 | 14 << 4 */
+	KUNIT_EXPECT_EQ(test, r[0].cb.id, 0xe3U);
 	KUNIT_EXPECT_EQ(test, r[0].cb.tag & AQM_SFB_TAG_SETS, 1U);
 	KUNIT_EXPECT_EQ(test, r[0].p_min, 0LL);
 	KUNIT_EXPECT_EQ(test, r[0].minqlen, 0U);
@@ -977,7 +1045,7 @@ static void acc_add(struct kunit *test, struct acc *m, u32 id, u64 now)
 	for (b = 0; b < 2; b++) {
 		p->epoch[b] = m->epoch[b];
 		for (l = 0; l < 2 && (p->sets & BIT(b)); l++) {
-			p->idx[b][l] = ref_bin(&m->s->set[b].key, 4, l, r.cb.id);
+			p->idx[b][l] = ref_bin(&m->s->set[b].key, 4, l, id);
 			m->model[b][l][p->idx[b][l]]++;
 		}
 	}
@@ -2174,6 +2242,7 @@ static struct kunit_case aqm_sfb_cases[] = {
 	KUNIT_CASE(aqm_sfb_alloc_limits),
 	KUNIT_CASE(aqm_sfb_params_limits),
 	KUNIT_CASE(aqm_sfb_hash_bins),
+	KUNIT_CASE(aqm_sfb_cb_indices),
 	KUNIT_CASE(aqm_sfb_bin_rules),
 	KUNIT_CASE(aqm_sfb_dec_arrival),
 	KUNIT_CASE(aqm_sfb_pmin),

@@ -130,7 +130,7 @@ run_vm() {
 	# the guest does not inherit this environment: the knobs of the
 	# selftests and the reliability suite go in by name when set
 	for v in AQM_FUZZ_N AQM_FUZZ_SEED AQM_SOAK_SECS AQM_HOSTILE_N AQM_HOSTILE_FLOWS \
-		AQM_TEST_TIMEOUT AQM_NET_LANES AQM_TDC_JOBS; do
+		AQM_TEST_TIMEOUT AQM_NET_LANES AQM_TDC_JOBS AQM_TDC_NSPLUGIN; do
 		[ -z "${!v:-}" ] || genv+="$v=$(printf %q "${!v}") "
 	done
 	# a boot whose own log has a report (guest.sh: boot-splat) is booted
@@ -198,7 +198,7 @@ step "man pages (groff -ww)" man_pages
 step "checkpatch --strict" checkpatch
 # shellcheck disable=SC2046
 step "shellcheck" shellcheck -x $(shell_scripts)
-step "ruff" sh -c "'$venv/ruff' check scripts && '$venv/ruff' format --check scripts"
+step "ruff" sh -c "'$venv/ruff' check scripts selftests && '$venv/ruff' format --check scripts selftests"
 step "mypy --strict" "$venv/mypy"
 export PYTHONPATH="$AQM_TOP/scripts"
 step "pytest (host tooling)" pytest_tap

@@ -272,6 +272,11 @@ run_tdc() {
 	c0=$(cpu_ticks)
 	work=$(mktemp -d)
 	cp -r "$kdir/tools/testing/selftests/tc-testing/." "$work/"
+	# our lighter per-case namespace (selftests/tc-tests/nsPlugin.py: no
+	# veth pair, tc -n) with AQM_TDC_NSPLUGIN=ours; the kernel's by default
+	if [ "${AQM_TDC_NSPLUGIN:-kernel}" = ours ]; then
+		cp "$top/selftests/tc-tests/nsPlugin.py" "$work/plugin-lib/nsPlugin.py"
+	fi
 	cat >"$work/tdc_config_local.py" <<-PY
 		NAMES = {'TC': '$(command -v tc)', 'IP': '$(command -v ip)',
 		         'DEV0': 'v0p0', 'DEV1': 'v0p1', 'DEV2': '',

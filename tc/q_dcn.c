@@ -15,14 +15,17 @@ static void explain(void)
 {
 	fprintf(stderr,
 		"Usage: ... dcn [ limit PACKETS ] [ target TIME | qref PACKETS ]\n"
+		"               [ qref_min PACKETS ]\n"
 		"               [ a GAIN ] [ b GAIN ] [ floor SHARE ] [ holdoff TIME ]\n"
 		"               [ tupdate TIME ] [ tdec TIME ] [ clear TIME ]\n"
 		"               [ threshold PACKETS ] [ sb_size SLOTS ] [ hb_size FLOWS ]\n"
 		"               [ ecn | noecn ] [ ecn_ceil PROB ]\n"
 		"GAIN is a decimal (0.05) or a ratio (1/20), a < b; PROB one in [0, 1];\n"
 		"SHARE 0 (no floor) or in [1/64, 1]. qref sets a target in packets\n"
-		"instead of the time target.\n"
+		"instead of the time target; qref_min is the least target in packets\n"
+		"that the time target converts to.\n"
 		"Defaults: limit 1000p target 10ms (qref 24p until the rate is known)\n"
+		"          qref_min 2p\n"
 		"          a 1/20 b 1/12 floor 1 holdoff 100ms (0: none)\n"
 		"          tupdate 10ms tdec 800ms clear 100ms\n"
 		"          threshold 4p sb_size 4096 hb_size 2048 noecn\n"
@@ -33,6 +36,7 @@ static const struct aqm_u32_opt dcn_u32_opts[] = {
 	{ "limit", TCA_DCN_LIMIT, AQM_UNIT_PACKETS, 1, 1 << 20 },
 	{ "qref", TCA_DCN_QREF, AQM_UNIT_PACKETS, 1, 1 << 20 },
 	{ "target", TCA_DCN_TARGET, AQM_UNIT_TIME, 0, 1000000 },
+	{ "qref_min", TCA_DCN_QREF_MIN, AQM_UNIT_PACKETS, 1, 1 << 20 },
 	{ "holdoff", TCA_DCN_HOLDOFF, AQM_UNIT_TIME, 0, 1000000 },
 	{ "tupdate", TCA_DCN_TUPDATE, AQM_UNIT_TIME, 100, 1000000 },
 	{ "tdec", TCA_DCN_TDEC, AQM_UNIT_TIME, 1000, 60000000 },
@@ -137,6 +141,13 @@ static int dcn_print_opt(AQM_QU_CONST struct qdisc_util *qu, FILE *f,
 		aqm_print_time("target", target);
 	else if (tb[TCA_DCN_TARGET])
 		print_uint(PRINT_JSON, "target", NULL, 0);
+	/* in the text only when set off its default (and of use: a target) */
+	if (tb[TCA_DCN_QREF_MIN]) {
+		__u32 qmin = rta_getattr_u32(tb[TCA_DCN_QREF_MIN]);
+
+		print_uint(target && qmin != 2 ? PRINT_ANY : PRINT_JSON,
+			   "qref_min", "qref_min %up ", qmin);
+	}
 	aqm_print_ratio_attr("a", tb[TCA_DCN_A], false);
 	aqm_print_ratio_attr("b", tb[TCA_DCN_B], false);
 	if (tb[TCA_DCN_TUPDATE])

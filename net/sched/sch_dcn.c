@@ -103,8 +103,10 @@
  */
 #define DCN_DEF_ECN_CEIL_NUM	5
 #define DCN_DEF_ECN_CEIL_DEN	10
-/* the smallest queue target a time target converts to, packets */
-#define DCN_QREF_MIN		2
+/* the smallest queue target a time target converts to, packets: the
+ * default of qref_min
+ */
+#define DCN_DEF_QREF_MIN	2
 
 /**
  * struct dcn_cfg - what netlink set
@@ -115,6 +117,7 @@
  * @qref:	target queue, packets, when @target_us is 0 (and until the
  *		departure rate is measured)
  * @target_us:	target queue, us; 0: @qref
+ * @qref_min:	least target queue a time target converts to, packets
  * @holdoff_us:	least time between two notifications of a flow below
  *		4 pref; 0: none
  * @tupdate_us:	controller sampling period
@@ -134,6 +137,7 @@ struct dcn_cfg {
 	u32 limit;
 	u32 qref;
 	u32 target_us;
+	u32 qref_min;
 	u32 holdoff_us;
 	u32 tupdate_us;
 	u32 tdec_us;
@@ -184,8 +188,10 @@ static s64 dcn_pref_init(const struct dcn_sched_data *q)
 
 /*
  * The queue target in packets: target * the departure rate, at least
- * DCN_QREF_MIN and below the limit; cfg.qref until the rate is measured
- * or without a time target.
+ * qref_min and below the limit; cfg.qref until the rate is measured or
+ * without a time target. qref_min keeps the target from shrinking to a
+ * few packets on a slow link (29 ms is 10 packets at 4 Mbit/s), where a
+ * time target alone starved the largest transfers (docs/dcn-notes.md).
  */
 static u32 dcn_qref(const struct dcn_sched_data *q, u32 limit)
 {
@@ -197,7 +203,7 @@ static u32 dcn_qref(const struct dcn_sched_data *q, u32 limit)
 	if (!q->rate.samples)
 		return min(q->cfg.qref, hi);
 	pkts = aqm_rate_packets(&q->rate, (u64)q->cfg.target_us * NSEC_PER_USEC);
-	return clamp_t(u64, pkts, min_t(u32, DCN_QREF_MIN, hi), hi);
+	return clamp_t(u64, pkts, min_t(u32, q->cfg.qref_min, hi), hi);
 }
 
 /* Controller samples and Tdec decays due now; before the queue changes. */
@@ -345,6 +351,7 @@ static const struct nla_policy dcn_policy[TCA_DCN_MAX + 1] = {
 	[TCA_DCN_TARGET]    = NLA_POLICY_FULL_RANGE(NLA_U32, &dcn_time_range),
 	[TCA_DCN_FLOOR]	    = AQM_NLA_POLICY_RATIO,
 	[TCA_DCN_HOLDOFF]   = NLA_POLICY_FULL_RANGE(NLA_U32, &dcn_time_range),
+	[TCA_DCN_QREF_MIN]  = NLA_POLICY_FULL_RANGE(NLA_U32, &dcn_qlen_range),
 };
 
 /* Controller parameters from a configuration; nothing is changed on error. */
@@ -438,6 +445,8 @@ static int dcn_change(struct Qdisc *sch, struct nlattr *opt,
 	}
 	if (tb[TCA_DCN_HOLDOFF])
 		c.holdoff_us = nla_get_u32(tb[TCA_DCN_HOLDOFF]);
+	if (tb[TCA_DCN_QREF_MIN])
+		c.qref_min = nla_get_u32(tb[TCA_DCN_QREF_MIN]);
 	if (tb[TCA_DCN_TUPDATE])
 		c.tupdate_us = nla_get_u32(tb[TCA_DCN_TUPDATE]);
 	if (tb[TCA_DCN_TDEC])
@@ -526,6 +535,7 @@ static int dcn_init(struct Qdisc *sch, struct nlattr *opt,
 		.ecn_ceil = { DCN_DEF_ECN_CEIL_NUM, DCN_DEF_ECN_CEIL_DEN },
 		.floor = { DCN_DEF_FLOOR_NUM, DCN_DEF_FLOOR_DEN },
 		.target_us = DCN_DEF_TARGET_US,
+		.qref_min = DCN_DEF_QREF_MIN,
 		.holdoff_us = DCN_DEF_HOLDOFF_US,
 	};
 	aqm_flow_key_init(&q->key);
@@ -592,7 +602,8 @@ static int dcn_dump(struct Qdisc *sch, struct sk_buff *skb)
 			      c->ecn_ceil.den) ||
 	    nla_put_u32(skb, TCA_DCN_TARGET, c->target_us) ||
 	    aqm_nla_put_ratio(skb, TCA_DCN_FLOOR, c->floor.num, c->floor.den) ||
-	    nla_put_u32(skb, TCA_DCN_HOLDOFF, c->holdoff_us))
+	    nla_put_u32(skb, TCA_DCN_HOLDOFF, c->holdoff_us) ||
+	    nla_put_u32(skb, TCA_DCN_QREF_MIN, c->qref_min))
 		goto nla_put_failure;
 	return nla_nest_end(skb, opts);
 

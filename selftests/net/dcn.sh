@@ -12,7 +12,8 @@
 #  - a flow that slows down leaves HB while it still sends;
 #  - with the default time target (10 ms) qref follows the measured
 #    departure rate (about 825 packets/s of 1514-byte frames at 10 Mbit/s,
-#    so 8 packets), and the PI controller keeps the mean queue near it.
+#    so 8 packets), and the PI controller keeps the mean queue near it;
+#  - qref_min 12 above those 8 packets: qref is the floor.
 # The figures in the comments were measured in the TCG test VM; the bounds
 # leave a margin. python3 takes 1.5 s to start there, so snapshots are
 # saved and read by one python3 at the end.
@@ -37,7 +38,7 @@ shortflows() {
 	ip netns exec "$ns" env PYTHONPATH="$top/scripts" python3 -m aqmtools.shortflows "$@"
 }
 
-tap_plan 22
+tap_plan 24
 dumbbell_setup 40
 trap 'dumbbell_cleanup; rm -rf "$tmp"' EXIT
 
@@ -128,13 +129,23 @@ leaf_sampler 14 >"$tmp/target.jl"
 wait "$iperf"
 echo "# t=${SECONDS}s target done" >&2
 
+# qref_min: the same time target with a floor of 12 packets, above the 8
+# that 10 ms gives at 10 Mbit/s: qref is the floor once the rate is known
+dumbbell_qdisc dcn qref_min 12
+iperf_run 6 4 >/dev/null &
+iperf=$!
+sleep 4
+snap qmin
+wait "$iperf"
+echo "# t=${SECONDS}s qref_min done" >&2
+
 # --- read every snapshot with one python3 ------------------------------------
 eval "$(PYTHONPATH="$AQM_PYTHONPATH" python3 - "$tmp" <<'PY'
 import json, sys
 from aqmtools.tcjson import leaf_samples
 d = sys.argv[1]
 out = {}
-for n in ("below", "at", "short", "load", "after1", "after2", "slow"):
+for n in ("below", "at", "short", "load", "after1", "after2", "slow", "qmin"):
     with open(f"{d}/{n}.json") as f:
         for k, v in json.load(f)[0].items():
             if isinstance(v, (int, float)) and not isinstance(v, bool):
@@ -168,6 +179,7 @@ PY
 		"$fast_samples samples while fast, hb_flows $slow_hb_flows after the slow phase"
 	echo "# target 10ms: qref $tqref packets at $trate packets/s, mean qlen $tqmean" \
 		"($tn samples)"
+	echo "# qref_min 12: qref $qmin_qref packets at $qmin_rate packets/s"
 } >&2
 
 # shellcheck disable=SC2154
@@ -211,5 +223,10 @@ PY
 		"$tqmean" "<=" 20
 	tap_cmp "target: the mean queue is held near qref, not far below (packets)" \
 		"$tqmean" ">=" 4
+	# 10 ms x 700 packets/s or more is 7 or more: the floor must be what holds
+	tap_cmp "qref_min: the rate is measured, and 10 ms of it is below 12 packets (packets/s)" \
+		"$qmin_rate" ">=" 700
+	tap_cmp "qref_min 12: qref is the floor, not 10 ms x the rate (packets)" \
+		"$qmin_qref" "==" 12
 }
 tap_exit

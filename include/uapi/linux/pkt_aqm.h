@@ -204,6 +204,7 @@ enum {
 	TCA_DCN_TARGET,		/* u32, us: queue target in time; 0: qref */
 	TCA_DCN_FLOOR,		/* ratio, 0 or in [1/64, 1]: share an HB flow keeps */
 	TCA_DCN_HOLDOFF,	/* u32, us: one notification per flow per holdoff */
+	TCA_DCN_QREF_MIN,	/* u32, packets: least qref a time target gives */
 	__TCA_DCN_MAX
 };
 

@@ -182,6 +182,19 @@ struct sfb_sched_data {
  */
 #define SFB_CB_OFFSET	(QDISC_CB_PRIV_LEN - sizeof(struct aqm_sfb_cb))
 
+/*
+ * The qdisc's clock: CLOCK_MONOTONIC at the tick's resolution, as Linux's
+ * sfb runs on jiffies. Everything it times is coarse (the rehash interval
+ * and warm-up, SFRED's 0.5 s adaptation interval, the last second of
+ * penalized flows, a penalty bucket refilled at rates of packets per
+ * second) and there is no freeze time, so a clock read per packet need not
+ * cost a TSC read and its scaling.
+ */
+static u64 sfb_now(void)
+{
+	return ktime_get_coarse_ns();
+}
+
 static struct aqm_sfb_cb *sfb_cb(const struct sk_buff *skb)
 {
 	qdisc_cb_private_validate(skb, QDISC_CB_PRIV_LEN);
@@ -269,7 +282,7 @@ static int sfb_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		goto congestion_drop;
 	}
 
-	now = ktime_get_ns();
+	now = sfb_now();
 	aqm_sfb_tick(s, now);
 
 	fl = rcu_dereference_bh(q->filter_list);
@@ -346,7 +359,7 @@ static void sfb_unqueue(struct Qdisc *sch, struct sfb_sched_data *q,
 	sch->q.qlen--;
 	/* only a bin that empties needs the time */
 	if (q->sfb.params.flags & AQM_SFB_DEC_EMPTIED)
-		now = ktime_get_ns();
+		now = sfb_now();
 	aqm_sfb_remove(&q->sfb, sfb_cb(skb), now);
 }
 
@@ -404,7 +417,7 @@ static void sfb_reset(struct Qdisc *sch)
 	if (q->qdisc)
 		qdisc_reset(q->qdisc);
 	if (q->sfb.bins)
-		aqm_sfb_reset(&q->sfb, ktime_get_ns(), NULL);
+		aqm_sfb_reset(&q->sfb, sfb_now(), NULL);
 }
 
 static void sfb_destroy(struct Qdisc *sch)
@@ -676,7 +689,7 @@ static int sfb_configure(struct Qdisc *sch, struct nlattr *opt, bool init,
 	}
 
 	sfb_params(&c, &params);
-	now = ktime_get_ns();
+	now = sfb_now();
 
 	new_bins = init || c.levels != q->cfg.levels || c.bins != q->cfg.bins;
 	if (new_bins) {
@@ -862,7 +875,7 @@ static int sfb_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	st.avgprob = aqm_sfb_prob16(bs.avg_p);
 	ax.levels = q->sfb.levels;
 	ax.bins = q->sfb.nbins;
-	ax.penalized = sfb_penalized(q, ktime_get_ns());
+	ax.penalized = sfb_penalized(q, sfb_now());
 	ax.penalty_drops_bytes = q->stats.penalty_bytes_drops;
 	ax.memory = sizeof(*q) + aqm_sfb_mem(&q->sfb);
 	for (l = 0; l < q->sfb.levels; l++)
@@ -903,7 +916,7 @@ static int sfb_graft(struct Qdisc *sch, unsigned long arg, struct Qdisc *new,
 	*old = q->qdisc;
 	q->qdisc = new;
 	qdisc_purge_queue(*old);
-	aqm_sfb_reset(&q->sfb, ktime_get_ns(), NULL);
+	aqm_sfb_reset(&q->sfb, sfb_now(), NULL);
 	sch_tree_unlock(sch);
 	return 0;
 }

@@ -61,7 +61,9 @@
 /**
  * struct aqm_dcn - DCN tables and per-flow state
  * @sb:		scoreboard of flows not in HB
- * @hb:		high-bandwidth flows; entry val = pktcount (AQM_PI_ONE = 1)
+ * @hb:		high-bandwidth flows; entry val = pktcount (AQM_PI_ONE = 1),
+ *		time stamp = last notification: allocated with a time stamp
+ *		(aqm_ftab_alloc() with @stamped true, 24 bytes per slot)
  * @clear_ns:	clearing interval, ns
  * @threshold:	SB count that moves a flow to HB
  * @fwd_inc:	what a forwarded HB packet adds to pktcount, AQM_PI_ONE /
@@ -246,18 +248,20 @@ static inline bool aqm_dcn_penalty(const struct aqm_dcn *d,
 static inline bool aqm_dcn_held(const struct aqm_dcn *d,
 				const struct aqm_ftab_entry *e, s64 pref, u64 now)
 {
-	return d->holdoff_ns && e->t && now - e->t < d->holdoff_ns &&
+	u64 t = aqm_ftab_t(e);
+
+	return d->holdoff_ns && t && now - t < d->holdoff_ns &&
 	       aqm_dcn_count(d, e) / AQM_DCN_HOLDOFF_EXEMPT < max_t(s64, pref, 0);
 }
 
 /**
  * aqm_dcn_notified() - the flow of @e was dropped or marked at @now
- * @e:		its entry
+ * @e:		its entry (HB has time stamps, see struct aqm_dcn)
  * @now:	time, ns (0 is taken as never)
  */
 static inline void aqm_dcn_notified(struct aqm_ftab_entry *e, u64 now)
 {
-	e->t = now;
+	aqm_ftab_set_t(e, now);
 }
 
 /* Largest pref: 2^20 packets per Tdec, far above any link's share. */
@@ -485,7 +489,7 @@ static inline u32 aqm_dcn_over(const struct aqm_dcn *d, s64 pref)
 	if (!d->hb.slots)
 		return 0;
 	for (i = 0; i <= d->hb.mask; i++) {
-		const struct aqm_ftab_entry *e = &d->hb.slots[i];
+		const struct aqm_ftab_entry *e = aqm_ftab_slot(&d->hb, i);
 
 		n += (e->stamp & AQM_FTAB_USED) && e->val > pref;
 	}

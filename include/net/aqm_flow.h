@@ -33,13 +33,16 @@
  *    at least 2 * capacity slots (so at most half full and probe sequences
  *    stay short), linear probing from the slot given by the id's high bits,
  *    deletion by backward shift (no tombstones, so lookups never slow down
- *    with churn). Each entry holds the id, one s64 counter and one u64 time
- *    stamp owned by the caller (DCN's pktcount and last notification, a
- *    shadow count). Inserting into a table that holds @capacity flows fails
- *    and is counted; the caller decides.
- *    Memory: 24 bytes per slot, between 2 and 4 slots per flow of capacity
- *    (slots = roundup_pow_of_two(2 * capacity)); capacity in
- *    [1, AQM_FTAB_MAX = 65536], so at most 131072 slots = 3 MiB.
+ *    with churn). Each entry holds the id and one s64 counter owned by the
+ *    caller (DCN's pktcount, a shadow count); a table allocated with a time
+ *    stamp (aqm_ftab_alloc(), @stamped) also holds one u64 time stamp per
+ *    entry, owned by the caller (DCN's last notification, aqm_ftab_t()).
+ *    Inserting into a table that holds @capacity flows fails and is
+ *    counted; the caller decides.
+ *    Memory: 16 bytes per slot, 24 with the time stamp, between 2 and 4
+ *    slots per flow of capacity (slots = roundup_pow_of_two(2 * capacity));
+ *    capacity in [1, AQM_FTAB_MAX = 65536], so at most 131072 slots = 2 MiB
+ *    (3 MiB with the time stamp).
  *
  *    Decay (DCN section 3.2: every Tdec each pktcount -= pref, and a flow
  *    whose count goes negative leaves HB) is lazy, as Figure 3 draws it: the
@@ -75,9 +78,11 @@
  *    entries (@flows <= b); a sampled arrival of a new flow while it is full
  *    still takes its place in the ring, counted for no flow (weight 0, and
  *    in the ftab's @full), so the window stays b samples long.
- *    Memory: 8 bytes per ring slot plus the ftab, i.e. between 56 and 104
- *    bytes per sampled arrival with flows = b; b in
- *    [1, AQM_SHADOW_MAX = 65536], so at most 512 KiB + 3 MiB.
+ *    Memory: 8 bytes per ring slot plus the ftab without time stamp (16
+ *    bytes per slot), i.e. between 40 and 72 bytes per sampled arrival with
+ *    flows = b (AFD's default, b = flows = 1000: 8000 + 2048 * 16 = 40768
+ *    bytes); b in [1, AQM_SHADOW_MAX = 65536], so at most
+ *    512 KiB + 2 MiB.
  *
  * Cost per packet: aqm_sb_add (aqm_sb_hit) O(1); ftab lookup/insert/delete O(1) expected
  * (load <= 1/2); aqm_ftab_age O(1); aqm_ftab_sweep and aqm_ftab_tick
@@ -90,9 +95,11 @@
 
 #include <linux/bits.h>
 #include <linux/build_bug.h>
+#include <linux/container_of.h>
 #include <linux/math.h>
 #include <linux/siphash.h>
 #include <linux/skbuff.h>
+#include <linux/stddef.h>
 #include <linux/types.h>
 
 /* Hard maximums (see the memory figures above). */
@@ -176,28 +183,46 @@ static inline size_t aqm_sb_mem(const struct aqm_sb *sb)
 #define AQM_FTAB_SWEEP		8
 
 /**
- * struct aqm_ftab_entry - one flow table slot (24 bytes)
+ * struct aqm_ftab_entry - one flow table slot (16 bytes)
  * @id:		flow id
  * @stamp:	AQM_FTAB_USED when the slot holds a flow, and the epoch of the
  *		entry's last decay (AQM_FTAB_EPOCH bits); owned by the table
  * @val:	the owner's counter, 0 after insert (DCN: pktcount in fixed
  *		point; shadow buffer: number of arrivals in the buffer)
- * @t:		the owner's time stamp, ns, 0 after insert (DCN: the flow's
- *		last early notification)
+ *
+ * The slot of a table allocated without a time stamp; in a table with one,
+ * the first member of struct aqm_ftab_tentry. An empty slot is all zeros.
  */
 struct aqm_ftab_entry {
 	u32 id;
 	u32 stamp;
 	s64 val;
+};
+
+/**
+ * struct aqm_ftab_tentry - one slot of a flow table with a time stamp
+ *			    (24 bytes)
+ * @e:		the entry, which the table's functions take and return
+ * @t:		the owner's time stamp, ns, 0 after insert (DCN: the flow's
+ *		last early notification); read and written through
+ *		aqm_ftab_t() and aqm_ftab_set_t()
+ */
+struct aqm_ftab_tentry {
+	struct aqm_ftab_entry e;
 	u64 t;
 };
 
-static_assert(sizeof(struct aqm_ftab_entry) == 24);
+static_assert(sizeof(struct aqm_ftab_entry) == 16);
+static_assert(sizeof(struct aqm_ftab_tentry) == 24);
+static_assert(offsetof(struct aqm_ftab_tentry, e) == 0);
 static_assert(sizeof(struct aqm_sb_entry) == 16);
 
 /**
  * struct aqm_ftab - flow table: open addressing, linear probing
- * @slots:	@mask + 1 entries, a power of two >= 2 * @capacity
+ * @slots:	@mask + 1 slots of @stride bytes, a power of two >=
+ *		2 * @capacity (aqm_ftab_slot())
+ * @stride:	bytes per slot: sizeof(struct aqm_ftab_entry), 16, or with a
+ *		time stamp sizeof(struct aqm_ftab_tentry), 24
  * @mask:	number of slots - 1
  * @shift:	32 - log2(number of slots): home slot of an id = id >> @shift
  * @capacity:	most flows held at once, in [1, AQM_FTAB_MAX]
@@ -210,7 +235,8 @@ static_assert(sizeof(struct aqm_sb_entry) == 16);
  *		aqm_ftab_reset()): the per-packet cost of the decay
  */
 struct aqm_ftab {
-	struct aqm_ftab_entry *slots;
+	void *slots;
+	u32 stride;
 	u32 mask;
 	u32 shift;
 	u32 capacity;
@@ -222,7 +248,7 @@ struct aqm_ftab {
 	u64 swept;
 };
 
-int aqm_ftab_alloc(struct aqm_ftab *t, u32 capacity);
+int aqm_ftab_alloc(struct aqm_ftab *t, u32 capacity, bool stamped);
 void aqm_ftab_free(struct aqm_ftab *t);
 void aqm_ftab_reset(struct aqm_ftab *t);
 struct aqm_ftab_entry *aqm_ftab_lookup(const struct aqm_ftab *t, u32 id);
@@ -245,15 +271,83 @@ static inline u32 aqm_ftab_home(const struct aqm_ftab *t, u32 id)
 }
 
 /**
+ * aqm_ftab_slot() - the entry in slot @i
+ * @t:	allocated flow table
+ * @i:	slot, <= @t->mask
+ *
+ * Return: the entry at @i * @t->stride bytes into the slots (a multiply,
+ * no division); its @stamp tells whether it holds a flow.
+ */
+static inline struct aqm_ftab_entry *aqm_ftab_slot(const struct aqm_ftab *t,
+						   u32 i)
+{
+	return t->slots + (size_t)i * t->stride;
+}
+
+/**
+ * aqm_ftab_index() - the slot of an entry
+ * @t:	allocated flow table
+ * @e:	entry of @t
+ *
+ * The offset divided by a constant, 16 or 24, which the compiler turns
+ * into a multiply and a shift: no division at run time.
+ *
+ * Return: i such that aqm_ftab_slot(@t, i) is @e.
+ */
+static inline u32 aqm_ftab_index(const struct aqm_ftab *t,
+				 const struct aqm_ftab_entry *e)
+{
+	size_t off = (const void *)e - t->slots;
+
+	if (t->stride == sizeof(struct aqm_ftab_entry))
+		return off / sizeof(struct aqm_ftab_entry);
+	return off / sizeof(struct aqm_ftab_tentry);
+}
+
+/**
+ * aqm_ftab_stamped() - were the table's slots allocated with a time stamp?
+ * @t:	allocated flow table
+ *
+ * Return: true when its entries have a time stamp (aqm_ftab_t()).
+ */
+static inline bool aqm_ftab_stamped(const struct aqm_ftab *t)
+{
+	return t->stride == sizeof(struct aqm_ftab_tentry);
+}
+
+/**
+ * aqm_ftab_t() - the time stamp of an entry
+ * @e:	entry of a table allocated with a time stamp (aqm_ftab_alloc() with
+ *	@stamped true, aqm_ftab_stamped()); only valid there: the slots of a
+ *	table without one are 16 bytes, and this would read the next slot
+ *
+ * Return: the entry's time stamp, 0 after insert.
+ */
+static inline u64 aqm_ftab_t(const struct aqm_ftab_entry *e)
+{
+	return container_of(e, const struct aqm_ftab_tentry, e)->t;
+}
+
+/**
+ * aqm_ftab_set_t() - set the time stamp of an entry
+ * @e:	entry of a table allocated with a time stamp, as for aqm_ftab_t()
+ * @t:	the owner's time stamp
+ */
+static inline void aqm_ftab_set_t(struct aqm_ftab_entry *e, u64 t)
+{
+	container_of(e, struct aqm_ftab_tentry, e)->t = t;
+}
+
+/**
  * aqm_ftab_mem() - bytes allocated for the table's slots
  * @t:	flow table
  *
- * Return: number of slots * 24, 0 when not allocated.
+ * Return: number of slots * 16, or * 24 with a time stamp; 0 when not
+ * allocated.
  */
 static inline size_t aqm_ftab_mem(const struct aqm_ftab *t)
 {
-	return t->slots ? ((size_t)t->mask + 1) * sizeof(struct aqm_ftab_entry)
-			: 0;
+	return t->slots ? ((size_t)t->mask + 1) * t->stride : 0;
 }
 
 /**
@@ -274,7 +368,8 @@ struct aqm_shadow_slot {
  * @len:	arrivals in the ring now, <= @size
  * @head:	where the next arrival is written
  * @total:	sum of the weights in the ring
- * @counts:	per flow, the total weight of its arrivals in the ring (in val)
+ * @counts:	per flow, the total weight of its arrivals in the ring (in val);
+ *		a table without time stamp, 16 bytes per slot
  */
 struct aqm_shadow {
 	struct aqm_shadow_slot *ring;
@@ -308,8 +403,8 @@ static inline u64 aqm_shadow_count(const struct aqm_shadow *sh, u32 id)
  * aqm_shadow_mem() - bytes allocated for the ring and the counts
  * @sh:	shadow buffer
  *
- * Return: @sh->size * 8 + aqm_ftab_mem() of the counts, 0 when not
- * allocated.
+ * Return: @sh->size * 8 + aqm_ftab_mem() of the counts (16 bytes per
+ * slot), 0 when not allocated.
  */
 static inline size_t aqm_shadow_mem(const struct aqm_shadow *sh)
 {

@@ -141,25 +141,30 @@ static bool aqm_ftab_used(const struct aqm_ftab_entry *e)
  * aqm_ftab_alloc() - allocate an empty flow table
  * @t:		table, written only on success
  * @capacity:	most flows held at once, in [1, AQM_FTAB_MAX]
+ * @stamped:	give every entry a time stamp (aqm_ftab_t())
  *
- * The table gets roundup_pow_of_two(2 * @capacity) slots of 24 bytes. Sleeps
+ * The table gets roundup_pow_of_two(2 * @capacity) slots of 16 bytes (struct
+ * aqm_ftab_entry), or of 24 with @stamped (struct aqm_ftab_tentry). Sleeps
  * (GFP_KERNEL). The statistics start at 0.
  *
  * Return: 0, -EINVAL when @capacity is out of range, -ENOMEM.
  */
-int aqm_ftab_alloc(struct aqm_ftab *t, u32 capacity)
+int aqm_ftab_alloc(struct aqm_ftab *t, u32 capacity, bool stamped)
 {
-	struct aqm_ftab_entry *slots;
+	u32 stride = stamped ? sizeof(struct aqm_ftab_tentry) :
+			       sizeof(struct aqm_ftab_entry);
+	void *slots;
 	u32 nslots;
 
 	if (!capacity || capacity > AQM_FTAB_MAX)
 		return -EINVAL;
 	nslots = roundup_pow_of_two(2 * capacity);
-	slots = kvcalloc(nslots, sizeof(*slots), GFP_KERNEL);
+	slots = kvcalloc(nslots, stride, GFP_KERNEL);
 	if (!slots)
 		return -ENOMEM;
 	*t = (struct aqm_ftab) {
 		.slots = slots,
+		.stride = stride,
 		.mask = nslots - 1,
 		.shift = 32 - ilog2(nslots),
 		.capacity = capacity,
@@ -176,6 +181,7 @@ void aqm_ftab_free(struct aqm_ftab *t)
 {
 	kvfree(t->slots);
 	t->slots = NULL;
+	t->stride = 0;
 	t->mask = 0;
 	t->capacity = 0;
 	t->count = 0;
@@ -190,7 +196,7 @@ EXPORT_SYMBOL_GPL(aqm_ftab_free);
  */
 void aqm_ftab_reset(struct aqm_ftab *t)
 {
-	memset(t->slots, 0, ((size_t)t->mask + 1) * sizeof(*t->slots));
+	memset(t->slots, 0, aqm_ftab_mem(t));
 	t->count = 0;
 }
 EXPORT_SYMBOL_GPL(aqm_ftab_reset);
@@ -210,7 +216,7 @@ struct aqm_ftab_entry *aqm_ftab_lookup(const struct aqm_ftab *t, u32 id)
 
 	/* at least half the slots are empty, so the probe ends */
 	for (;;) {
-		struct aqm_ftab_entry *e = &t->slots[i];
+		struct aqm_ftab_entry *e = aqm_ftab_slot(t, i);
 
 		if (!aqm_ftab_used(e))
 			return NULL;
@@ -226,12 +232,11 @@ EXPORT_SYMBOL_GPL(aqm_ftab_lookup);
  * @t:	allocated table
  * @id:	flow id
  *
- * Return: the new entry, with @val 0, decayed as of now; the existing entry,
- * unchanged,
- * when @id is already in the table; NULL when the table already holds
- * @t->capacity flows (counted in @t->full). The pointer is valid until the
- * next aqm_ftab_delete(), aqm_ftab_sweep() or
- * aqm_ftab_tick() on @t.
+ * Return: the new entry, with @val 0 (and its time stamp 0), decayed as of
+ * now; the existing entry, unchanged, when @id is already in the table;
+ * NULL when the table already holds @t->capacity flows (counted in
+ * @t->full). The pointer is valid until the next aqm_ftab_delete(),
+ * aqm_ftab_sweep() or aqm_ftab_tick() on @t.
  */
 struct aqm_ftab_entry *aqm_ftab_insert(struct aqm_ftab *t, u32 id)
 {
@@ -239,7 +244,7 @@ struct aqm_ftab_entry *aqm_ftab_insert(struct aqm_ftab *t, u32 id)
 	struct aqm_ftab_entry *e;
 
 	for (;;) {
-		e = &t->slots[i];
+		e = aqm_ftab_slot(t, i);
 		if (!aqm_ftab_used(e))
 			break;
 		if (e->id == id)
@@ -254,11 +259,42 @@ struct aqm_ftab_entry *aqm_ftab_insert(struct aqm_ftab *t, u32 id)
 		.id = id,
 		.stamp = AQM_FTAB_USED | ((u32)t->epoch & AQM_FTAB_EPOCH),
 	};
+	/* its time stamp starts at 0 too (an empty slot is all zeros anyway) */
+	if (aqm_ftab_stamped(t))
+		aqm_ftab_set_t(e, 0);
 	if (++t->count > t->hwm)
 		t->hwm = t->count;
 	return e;
 }
 EXPORT_SYMBOL_GPL(aqm_ftab_insert);
+
+/*
+ * Backward-shift deletion of the flow in slot @hole, which is used. A move
+ * copies the whole slot, @t->stride bytes (with the time stamp, if any), and
+ * the slot left empty is cleared whole, so that empty slots stay all zeros.
+ */
+static void aqm_ftab_delete_at(struct aqm_ftab *t, u32 hole)
+{
+	u32 j = hole;
+
+	for (;;) {
+		struct aqm_ftab_entry *n;
+		u32 home;
+
+		j = (j + 1) & t->mask;
+		n = aqm_ftab_slot(t, j);
+		if (!aqm_ftab_used(n))
+			break;
+		/* n may move to the hole unless its home lies in (hole, j] */
+		home = aqm_ftab_home(t, n->id);
+		if (((j - home) & t->mask) >= ((j - hole) & t->mask)) {
+			memcpy(aqm_ftab_slot(t, hole), n, t->stride);
+			hole = j;
+		}
+	}
+	memset(aqm_ftab_slot(t, hole), 0, t->stride);
+	t->count--;
+}
 
 /**
  * aqm_ftab_delete() - remove an entry
@@ -266,33 +302,15 @@ EXPORT_SYMBOL_GPL(aqm_ftab_insert);
  * @e:	entry of @t, from lookup or insert
  *
  * Backward shift: the entries after @e in its probe run that may sit earlier
- * move back one hole at a time, so no tombstone is left and every remaining
- * flow is still found. Entries move: other entry pointers become stale.
+ * move back one hole at a time (each whole, with its time stamp if the
+ * table has one), so no tombstone is left and every remaining flow is
+ * still found. Entries move: other entry pointers become stale.
  */
 void aqm_ftab_delete(struct aqm_ftab *t, struct aqm_ftab_entry *e)
 {
-	u32 hole = e - t->slots;
-	u32 j = hole;
-
 	if (WARN_ON_ONCE(!aqm_ftab_used(e)))
 		return;
-	for (;;) {
-		struct aqm_ftab_entry *n;
-		u32 home;
-
-		j = (j + 1) & t->mask;
-		n = &t->slots[j];
-		if (!aqm_ftab_used(n))
-			break;
-		/* n may move to the hole unless its home lies in (hole, j] */
-		home = aqm_ftab_home(t, n->id);
-		if (((j - home) & t->mask) >= ((j - hole) & t->mask)) {
-			t->slots[hole] = *n;
-			hole = j;
-		}
-	}
-	t->slots[hole] = (struct aqm_ftab_entry){};
-	t->count--;
+	aqm_ftab_delete_at(t, aqm_ftab_index(t, e));
 }
 EXPORT_SYMBOL_GPL(aqm_ftab_delete);
 
@@ -348,12 +366,12 @@ u32 aqm_ftab_sweep(struct aqm_ftab *t, s64 dec, u32 n)
 	u32 deleted = 0;
 
 	for (; n && t->count; n--) {
-		struct aqm_ftab_entry *e = &t->slots[t->cursor];
+		struct aqm_ftab_entry *e = aqm_ftab_slot(t, t->cursor);
 
 		t->swept++;
 
 		if (aqm_ftab_used(e) && aqm_ftab_age(t, e, dec)) {
-			aqm_ftab_delete(t, e);
+			aqm_ftab_delete_at(t, t->cursor);
 			deleted++;
 			continue;
 		}
@@ -408,7 +426,8 @@ int aqm_shadow_alloc(struct aqm_shadow *sh, u32 size, u32 flows)
 	ring = kvcalloc(size, sizeof(*ring), GFP_KERNEL);
 	if (!ring)
 		return -ENOMEM;
-	err = aqm_ftab_alloc(&counts, flows);
+	/* the counts need no time stamp: 16 bytes per slot */
+	err = aqm_ftab_alloc(&counts, flows, false);
 	if (err) {
 		kvfree(ring);
 		return err;

@@ -473,7 +473,8 @@ static int dcn_change(struct Qdisc *sch, struct nlattr *opt,
 		NL_SET_ERR_MSG_MOD(extack, "no memory for the SB table");
 		return -ENOMEM;
 	}
-	if (resize_hb && aqm_ftab_alloc(&hb, c.hb_size)) {
+	/* HB's entries keep the last notification: a time stamp each */
+	if (resize_hb && aqm_ftab_alloc(&hb, c.hb_size, true)) {
 		aqm_sb_free(&sb);
 		NL_SET_ERR_MSG_MOD(extack, "no memory for the HB table");
 		return -ENOMEM;

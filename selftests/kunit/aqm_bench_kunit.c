@@ -76,13 +76,14 @@ static u32 bench_longest_run(const struct aqm_ftab *t)
 
 	/* start after an empty slot so that a run across the end is whole */
 	for (i = 0; i <= t->mask; i++) {
-		if (!(t->slots[i].stamp & AQM_FTAB_USED)) {
+		if (!(aqm_ftab_slot(t, i)->stamp & AQM_FTAB_USED)) {
 			first = i;
 			break;
 		}
 	}
 	for (i = 1; i <= t->mask + 1; i++) {
-		const struct aqm_ftab_entry *e = &t->slots[(first + i) & t->mask];
+		const struct aqm_ftab_entry *e =
+			aqm_ftab_slot(t, (first + i) & t->mask);
 
 		run = (e->stamp & AQM_FTAB_USED) ? run + 1 : 0;
 		longest = max(longest, run);
@@ -163,7 +164,8 @@ static void aqm_bench_hb(struct kunit *test)
 	size_t mem;
 	u32 i;
 
-	KUNIT_ASSERT_EQ(test, aqm_ftab_alloc(&t, BENCH_HB), 0);
+	/* as DCN's HB: with the time stamp, 24 bytes per slot */
+	KUNIT_ASSERT_EQ(test, aqm_ftab_alloc(&t, BENCH_HB, true), 0);
 	mem = aqm_ftab_mem(&t);
 	for (i = 0; i < ARRAY_SIZE(bench_flows); i++) {
 		u32 n = bench_flows[i], run;

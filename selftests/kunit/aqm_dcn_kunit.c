@@ -21,7 +21,7 @@ static void dcn_setup(struct kunit *test, struct aqm_dcn *d, u32 sb, u32 hb)
 {
 	*d = (struct aqm_dcn) { .clear_ns = CLEAR_NS, .threshold = 4 };
 	KUNIT_ASSERT_EQ(test, aqm_sb_alloc(&d->sb, sb), 0);
-	KUNIT_ASSERT_EQ(test, aqm_ftab_alloc(&d->hb, hb), 0);
+	KUNIT_ASSERT_EQ(test, aqm_ftab_alloc(&d->hb, hb, true), 0);
 }
 
 static void dcn_teardown(struct aqm_dcn *d)
@@ -469,28 +469,31 @@ static void aqm_dcn_floor_test(struct kunit *test)
 static void aqm_dcn_holdoff_test(struct kunit *test)
 {
 	struct aqm_dcn d = { .holdoff_ns = 100 * MS, .fwd_inc = AQM_PI_ONE };
-	struct aqm_ftab_entry e = { .val = PKT(14) };
+	/* an HB slot: the entry and its time stamp */
+	struct aqm_ftab_tentry te = { .e.val = PKT(14) };
+	struct aqm_ftab_entry *e = &te.e;
 	const s64 pref = PKT(10);
 
 	/* never notified (t 0) */
-	KUNIT_EXPECT_FALSE(test, aqm_dcn_held(&d, &e, pref, 5 * MS));
-	aqm_dcn_notified(&e, 5 * MS);
+	KUNIT_EXPECT_FALSE(test, aqm_dcn_held(&d, e, pref, 5 * MS));
+	aqm_dcn_notified(e, 5 * MS);
+	KUNIT_EXPECT_EQ(test, te.t, 5 * MS);
 	/* pktcount 15 with this packet, below 20 */
-	KUNIT_EXPECT_FALSE(test, aqm_dcn_penalty(&d, &e, pref));
-	KUNIT_EXPECT_TRUE(test, aqm_dcn_held(&d, &e, pref, 5 * MS));
-	KUNIT_EXPECT_TRUE(test, aqm_dcn_held(&d, &e, pref, 105 * MS - 1));
-	KUNIT_EXPECT_FALSE(test, aqm_dcn_held(&d, &e, pref, 105 * MS));
+	KUNIT_EXPECT_FALSE(test, aqm_dcn_penalty(&d, e, pref));
+	KUNIT_EXPECT_TRUE(test, aqm_dcn_held(&d, e, pref, 5 * MS));
+	KUNIT_EXPECT_TRUE(test, aqm_dcn_held(&d, e, pref, 105 * MS - 1));
+	KUNIT_EXPECT_FALSE(test, aqm_dcn_held(&d, e, pref, 105 * MS));
 	/* 20 = twice pref: a penalty drop if dropped, but still held */
-	e.val = PKT(19);
-	KUNIT_EXPECT_TRUE(test, aqm_dcn_penalty(&d, &e, pref));
-	KUNIT_EXPECT_TRUE(test, aqm_dcn_held(&d, &e, pref, 6 * MS));
+	e->val = PKT(19);
+	KUNIT_EXPECT_TRUE(test, aqm_dcn_penalty(&d, e, pref));
+	KUNIT_EXPECT_TRUE(test, aqm_dcn_held(&d, e, pref, 6 * MS));
 	/* 40 = 4 pref: notified whatever the holdoff */
-	e.val = PKT(39);
-	KUNIT_EXPECT_FALSE(test, aqm_dcn_held(&d, &e, pref, 6 * MS));
-	e.val = PKT(39) - 1;
-	KUNIT_EXPECT_TRUE(test, aqm_dcn_held(&d, &e, pref, 6 * MS));
+	e->val = PKT(39);
+	KUNIT_EXPECT_FALSE(test, aqm_dcn_held(&d, e, pref, 6 * MS));
+	e->val = PKT(39) - 1;
+	KUNIT_EXPECT_TRUE(test, aqm_dcn_held(&d, e, pref, 6 * MS));
 	d.holdoff_ns = 0;
-	KUNIT_EXPECT_FALSE(test, aqm_dcn_held(&d, &e, pref, 6 * MS));
+	KUNIT_EXPECT_FALSE(test, aqm_dcn_held(&d, e, pref, 6 * MS));
 }
 
 /*

@@ -55,15 +55,39 @@ static struct aqm_sb *sb_new(struct kunit *test, u32 size)
 	return sb;
 }
 
-static struct aqm_ftab *ftab_new(struct kunit *test, u32 capacity)
+static struct aqm_ftab *ftab_new_kind(struct kunit *test, u32 capacity,
+				      bool stamped)
 {
 	struct aqm_ftab *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
-	KUNIT_ASSERT_EQ(test, aqm_ftab_alloc(t, capacity), 0);
+	KUNIT_ASSERT_EQ(test, aqm_ftab_alloc(t, capacity, stamped), 0);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, ftab_free_action,
 							t), 0);
 	return t;
+}
+
+/*
+ * The ftab and decay cases run once on a table without time stamp (16-byte
+ * slots, as the shadow buffer's counts) and once on one with (24-byte
+ * slots, as DCN's HB): the parameter is @stamped.
+ */
+static const bool ftab_kinds[] = { false, true };
+
+static void ftab_kind_desc(const bool *stamped, char *desc)
+{
+	strscpy(desc, *stamped ? "stamped" : "unstamped",
+		KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ftab_kind, ftab_kinds, ftab_kind_desc);
+
+/* a table of the kind of the case's parameter (none: without time stamp) */
+static struct aqm_ftab *ftab_new(struct kunit *test, u32 capacity)
+{
+	const bool *stamped = test->param_value;
+
+	return ftab_new_kind(test, capacity, stamped && *stamped);
 }
 
 /* ====================================================================== */
@@ -246,28 +270,35 @@ static struct kunit_suite aqm_flow_sb_suite = {
 
 static bool slot_used(const struct aqm_ftab *t, u32 i)
 {
-	return t->slots[i].stamp & AQM_FTAB_USED;
+	return aqm_ftab_slot(t, i)->stamp & AQM_FTAB_USED;
 }
 
-/* slot index of entry @e */
+/* slot index of entry @e (a division: tests only) */
 static int slot_of(const struct aqm_ftab *t, const struct aqm_ftab_entry *e)
 {
-	return e ? (int)(e - t->slots) : -1;
+	return e ? (int)(((const u8 *)e - (const u8 *)t->slots) / t->stride)
+		 : -1;
 }
 
 /*
  * Table invariants: every slot between a flow's home and its slot is used
- * (so a probe reaches it), no id is present twice, count is right.
+ * (so a probe reaches it), no id is present twice, count is right, an
+ * empty slot is all zeros (time stamp included), and aqm_ftab_index()
+ * finds every slot.
  */
 static void ftab_check(struct kunit *test, const struct aqm_ftab *t)
 {
 	u32 i, j, used = 0;
 
 	for (i = 0; i <= t->mask; i++) {
-		const struct aqm_ftab_entry *e = &t->slots[i];
+		const struct aqm_ftab_entry *e = aqm_ftab_slot(t, i);
 
-		if (!slot_used(t, i))
+		KUNIT_ASSERT_EQ(test, aqm_ftab_index(t, e), i);
+		if (!slot_used(t, i)) {
+			KUNIT_ASSERT_NULL_MSG(test, memchr_inv(e, 0, t->stride),
+					      "empty slot %u not cleared", i);
 			continue;
+		}
 		used++;
 		for (j = aqm_ftab_home(t, e->id); j != i; j = (j + 1) & t->mask)
 			KUNIT_ASSERT_TRUE_MSG(test, slot_used(t, j),
@@ -311,29 +342,118 @@ static void aqm_ftab_alloc_limits(struct kunit *test)
 		{ AQM_FTAB_MAX, 2 * AQM_FTAB_MAX },
 	};
 	struct aqm_ftab *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
-	int i;
+	int i, k;
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
-	KUNIT_EXPECT_EQ(test, aqm_ftab_alloc(t, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, aqm_ftab_alloc(t, AQM_FTAB_MAX + 1), -EINVAL);
-	KUNIT_EXPECT_EQ(test, aqm_ftab_alloc(t, U32_MAX), -EINVAL);
+	for (k = 0; k < 2; k++) {
+		KUNIT_EXPECT_EQ(test, aqm_ftab_alloc(t, 0, k), -EINVAL);
+		KUNIT_EXPECT_EQ(test, aqm_ftab_alloc(t, AQM_FTAB_MAX + 1, k),
+				-EINVAL);
+		KUNIT_EXPECT_EQ(test, aqm_ftab_alloc(t, U32_MAX, k), -EINVAL);
+	}
 	KUNIT_EXPECT_NULL(test, t->slots);
 	KUNIT_EXPECT_EQ(test, aqm_ftab_mem(t), 0);
 
-	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
-		KUNIT_ASSERT_EQ(test, aqm_ftab_alloc(t, sizes[i].capacity), 0);
-		KUNIT_EXPECT_EQ(test, t->mask + 1, sizes[i].slots);
-		KUNIT_EXPECT_EQ(test, 1ULL << (32 - t->shift), sizes[i].slots);
-		KUNIT_EXPECT_EQ(test, aqm_ftab_mem(t),
-				(size_t)sizes[i].slots * 24);
-		KUNIT_EXPECT_EQ(test, t->count, 0);
-		KUNIT_EXPECT_EQ(test, t->capacity, sizes[i].capacity);
-		aqm_ftab_free(t);
-		KUNIT_EXPECT_EQ(test, aqm_ftab_mem(t), 0);
+	/* 16 bytes per slot, 24 with the time stamp */
+	for (k = 0; k < 2; k++) {
+		size_t per_slot = k ? 24 : 16;
+
+		for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+			KUNIT_ASSERT_EQ(test, aqm_ftab_alloc(t, sizes[i].capacity,
+							     k), 0);
+			KUNIT_EXPECT_EQ(test, t->mask + 1, sizes[i].slots);
+			KUNIT_EXPECT_EQ(test, 1ULL << (32 - t->shift),
+					sizes[i].slots);
+			KUNIT_EXPECT_EQ(test, t->stride, per_slot);
+			KUNIT_EXPECT_EQ(test, aqm_ftab_stamped(t), k == 1);
+			KUNIT_EXPECT_EQ(test, aqm_ftab_mem(t),
+					(size_t)sizes[i].slots * per_slot);
+			KUNIT_EXPECT_EQ(test, t->count, 0);
+			KUNIT_EXPECT_EQ(test, t->capacity, sizes[i].capacity);
+			aqm_ftab_free(t);
+			KUNIT_EXPECT_EQ(test, aqm_ftab_mem(t), 0);
+		}
 	}
-	/* the largest table is 3 MiB */
+	/* the largest table is 2 MiB, 3 MiB with the time stamp */
+	KUNIT_EXPECT_EQ(test, (size_t)2 * AQM_FTAB_MAX * 16, (size_t)2 << 20);
 	KUNIT_EXPECT_EQ(test, (size_t)2 * AQM_FTAB_MAX * 24, (size_t)3 << 20);
 	aqm_ftab_free(t);
+}
+
+/*
+ * The size of a slot, and what a backward shift moves: in a table with a
+ * time stamp the stamp goes with its entry, in one without the id and the
+ * value do, and a neighbour that stays is not touched either way (a copy
+ * or a clear of the wrong size would show in it, or in the slot left
+ * empty, which ftab_check() wants all zeros).
+ */
+static void aqm_ftab_stride(struct kunit *test)
+{
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		struct aqm_ftab *t = ftab_new_kind(test, 8, k);	/* 16 slots */
+		u32 a = FID(t, 5, 1), b = FID(t, 5, 2), c = FID(t, 6, 1);
+		u32 d = FID(t, 9, 1), x = FID(t, 10, 1);
+		struct aqm_ftab_entry *e;
+
+		KUNIT_EXPECT_EQ(test, aqm_ftab_mem(t),
+				(size_t)16 * (k ? 24 : 16));
+		KUNIT_EXPECT_EQ(test, aqm_ftab_stamped(t), k == 1);
+
+		ins(test, t, a, 10);	/* 5 */
+		ins(test, t, b, 20);	/* 6 */
+		ins(test, t, c, 30);	/* 7 */
+		ins(test, t, d, 40);	/* 9, at home */
+		ins(test, t, x, 50);	/* 10, at home, right after d */
+		if (k) {
+			KUNIT_EXPECT_EQ(test, aqm_ftab_t(lk(test, t, a)), 0);
+			aqm_ftab_set_t(lk(test, t, a), 1000);
+			aqm_ftab_set_t(lk(test, t, b), 2000);
+			aqm_ftab_set_t(lk(test, t, c), U64_MAX - 3);
+			aqm_ftab_set_t(lk(test, t, d), 4000);
+			aqm_ftab_set_t(lk(test, t, x), 5000);
+		}
+		ftab_check(test, t);
+
+		/* b moves from 6 to 5, c from 7 to 6; 7 is left empty */
+		aqm_ftab_delete(t, lk(test, t, a));
+		e = aqm_ftab_slot(t, 5);
+		KUNIT_EXPECT_EQ(test, e->id, b);
+		KUNIT_EXPECT_EQ(test, e->val, 20);
+		KUNIT_EXPECT_PTR_EQ(test, aqm_ftab_lookup(t, b), e);
+		e = aqm_ftab_slot(t, 6);
+		KUNIT_EXPECT_EQ(test, e->id, c);
+		KUNIT_EXPECT_EQ(test, e->val, 30);
+		KUNIT_EXPECT_PTR_EQ(test, aqm_ftab_lookup(t, c), e);
+		KUNIT_EXPECT_FALSE(test, slot_used(t, 7));
+		if (k) {
+			KUNIT_EXPECT_EQ(test, aqm_ftab_t(aqm_ftab_slot(t, 5)),
+					2000);
+			KUNIT_EXPECT_EQ(test, aqm_ftab_t(aqm_ftab_slot(t, 6)),
+					U64_MAX - 3);
+		}
+		ftab_check(test, t);
+
+		/* d in 9 goes; x (home 10) stays in 10, untouched */
+		aqm_ftab_delete(t, lk(test, t, d));
+		e = aqm_ftab_slot(t, 10);
+		KUNIT_EXPECT_EQ(test, e->id, x);
+		KUNIT_EXPECT_EQ(test, e->val, 50);
+		KUNIT_EXPECT_PTR_EQ(test, aqm_ftab_lookup(t, x), e);
+		KUNIT_EXPECT_FALSE(test, slot_used(t, 9));
+		if (k)
+			KUNIT_EXPECT_EQ(test, aqm_ftab_t(e), 5000);
+		ftab_check(test, t);
+
+		/* a new flow in a slot left empty starts with time stamp 0 */
+		e = ins(test, t, FID(t, 7, 2), 60);
+		KUNIT_EXPECT_EQ(test, slot_of(t, e), 7);
+		if (k)
+			KUNIT_EXPECT_EQ(test, aqm_ftab_t(e), 0);
+		KUNIT_EXPECT_EQ(test, t->count, 4);
+		ftab_check(test, t);
+	}
 }
 
 static void aqm_ftab_insert_lookup(struct kunit *test)
@@ -587,6 +707,7 @@ static u32 decay(struct aqm_ftab *t, s64 dec)
 struct ftab_model {
 	u32 id[MODEL_IDS];
 	s64 val[MODEL_IDS];
+	u64 t[MODEL_IDS];	/* the time stamp, in a table with one */
 	bool in[MODEL_IDS];
 	u32 count;
 };
@@ -605,6 +726,9 @@ static void model_compare(struct kunit *test, const struct aqm_ftab *t,
 				    op, m->id[i]);
 		if (e)
 			KUNIT_ASSERT_EQ_MSG(test, e->val, m->val[i],
+					    "op %d id %#x", op, m->id[i]);
+		if (e && aqm_ftab_stamped(t))
+			KUNIT_ASSERT_EQ_MSG(test, aqm_ftab_t(e), m->t[i],
 					    "op %d id %#x", op, m->id[i]);
 	}
 }
@@ -649,6 +773,11 @@ static void aqm_ftab_model(struct kunit *test)
 				KUNIT_ASSERT_EQ(test, e->val, 0);
 				e->val = (r >> 20) % 64;
 				m->val[k] = e->val;
+				if (aqm_ftab_stamped(t)) {
+					KUNIT_ASSERT_EQ(test, aqm_ftab_t(e), 0);
+					m->t[k] = ((u64)r << 32) | op;
+					aqm_ftab_set_t(e, m->t[k]);
+				}
 				m->in[k] = true;
 				m->count++;
 			}
@@ -668,6 +797,10 @@ static void aqm_ftab_model(struct kunit *test)
 			if (e) {
 				e->val += 3;
 				m->val[k] += 3;
+				if (aqm_ftab_stamped(t)) {
+					m->t[k] += op;
+					aqm_ftab_set_t(e, m->t[k]);
+				}
 			}
 			break;
 		default: {	/* decay */
@@ -703,13 +836,14 @@ static void aqm_ftab_model(struct kunit *test)
 
 static struct kunit_case aqm_flow_ftab_cases[] = {
 	KUNIT_CASE(aqm_ftab_alloc_limits),
-	KUNIT_CASE(aqm_ftab_insert_lookup),
-	KUNIT_CASE(aqm_ftab_collision),
-	KUNIT_CASE(aqm_ftab_delete_shift),
-	KUNIT_CASE(aqm_ftab_delete_wrap),
-	KUNIT_CASE(aqm_ftab_full),
-	KUNIT_CASE(aqm_ftab_hwm),
-	KUNIT_CASE(aqm_ftab_model),
+	KUNIT_CASE(aqm_ftab_stride),
+	KUNIT_CASE_PARAM(aqm_ftab_insert_lookup, ftab_kind_gen_params),
+	KUNIT_CASE_PARAM(aqm_ftab_collision, ftab_kind_gen_params),
+	KUNIT_CASE_PARAM(aqm_ftab_delete_shift, ftab_kind_gen_params),
+	KUNIT_CASE_PARAM(aqm_ftab_delete_wrap, ftab_kind_gen_params),
+	KUNIT_CASE_PARAM(aqm_ftab_full, ftab_kind_gen_params),
+	KUNIT_CASE_PARAM(aqm_ftab_hwm, ftab_kind_gen_params),
+	KUNIT_CASE_PARAM(aqm_ftab_model, ftab_kind_gen_params),
 	{}
 };
 
@@ -927,12 +1061,12 @@ static void aqm_decay_sweep(struct kunit *test)
 }
 
 static struct kunit_case aqm_flow_decay_cases[] = {
-	KUNIT_CASE(aqm_decay_basic),
-	KUNIT_CASE(aqm_decay_wrap),
-	KUNIT_CASE(aqm_decay_all),
-	KUNIT_CASE(aqm_decay_age),
-	KUNIT_CASE(aqm_decay_epoch_wrap),
-	KUNIT_CASE(aqm_decay_sweep),
+	KUNIT_CASE_PARAM(aqm_decay_basic, ftab_kind_gen_params),
+	KUNIT_CASE_PARAM(aqm_decay_wrap, ftab_kind_gen_params),
+	KUNIT_CASE_PARAM(aqm_decay_all, ftab_kind_gen_params),
+	KUNIT_CASE_PARAM(aqm_decay_age, ftab_kind_gen_params),
+	KUNIT_CASE_PARAM(aqm_decay_epoch_wrap, ftab_kind_gen_params),
+	KUNIT_CASE_PARAM(aqm_decay_sweep, ftab_kind_gen_params),
 	{}
 };
 
@@ -972,9 +1106,13 @@ static void aqm_shadow_alloc_limits(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, sh->counts.slots);
 	KUNIT_EXPECT_EQ(test, aqm_shadow_mem(sh), 0);
 
-	/* 4 ring slots of 8 bytes + roundup_pow_of_two(2 * 4) = 8 slots */
+	/* 4 ring slots of 8 bytes + roundup_pow_of_two(2 * 4) = 8 slots of
+	 * 16 bytes: the counts have no time stamp
+	 */
 	KUNIT_ASSERT_EQ(test, aqm_shadow_alloc(sh, 4, 4), 0);
-	KUNIT_EXPECT_EQ(test, aqm_shadow_mem(sh), 4 * 8 + 8 * 24);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_mem(sh), 4 * 8 + 8 * 16);
+	KUNIT_EXPECT_FALSE(test, aqm_ftab_stamped(&sh->counts));
+	KUNIT_EXPECT_EQ(test, sh->counts.stride, 16);
 	KUNIT_EXPECT_EQ(test, sh->counts.capacity, 4);
 	KUNIT_EXPECT_EQ(test, sh->size, 4);
 	KUNIT_EXPECT_EQ(test, sh->len, 0);
@@ -985,27 +1123,27 @@ static void aqm_shadow_alloc_limits(struct kunit *test)
 
 	/* flows < b: the table shrinks, the ring does not (2 * 3 -> 8) */
 	KUNIT_ASSERT_EQ(test, aqm_shadow_alloc(sh, 4, 3), 0);
-	KUNIT_EXPECT_EQ(test, aqm_shadow_mem(sh), 4 * 8 + 8 * 24);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_mem(sh), 4 * 8 + 8 * 16);
 	KUNIT_EXPECT_EQ(test, sh->counts.capacity, 3);
 	aqm_shadow_free(sh);
 	KUNIT_ASSERT_EQ(test, aqm_shadow_alloc(sh, 4, 1), 0);
-	KUNIT_EXPECT_EQ(test, aqm_shadow_mem(sh), 4 * 8 + 2 * 24);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_mem(sh), 4 * 8 + 2 * 16);
 	aqm_shadow_free(sh);
 	KUNIT_ASSERT_EQ(test, aqm_shadow_alloc(sh, 1000, 3), 0);
-	KUNIT_EXPECT_EQ(test, aqm_shadow_mem(sh), 1000 * 8 + 8 * 24);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_mem(sh), 1000 * 8 + 8 * 16);
 	aqm_shadow_free(sh);
 
-	/* afd's default, shadow 1000 flows 0: 8000 + 2048 * 24 */
+	/* afd's default, shadow 1000 flows 0: 8000 + 2048 * 16 */
 	KUNIT_ASSERT_EQ(test, aqm_shadow_alloc(sh, 1000, 1000), 0);
-	KUNIT_EXPECT_EQ(test, aqm_shadow_mem(sh), 57152);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_mem(sh), 40768);
 	aqm_shadow_free(sh);
 
 	KUNIT_ASSERT_EQ(test, aqm_shadow_alloc(sh, AQM_SHADOW_MAX,
 					       AQM_SHADOW_MAX), 0);
 	KUNIT_EXPECT_EQ(test, aqm_shadow_mem(sh),
 			(size_t)AQM_SHADOW_MAX * 8 +
-			(size_t)2 * AQM_SHADOW_MAX * 24);
-	KUNIT_EXPECT_EQ(test, aqm_shadow_mem(sh), (size_t)(512 + 3072) << 10);
+			(size_t)2 * AQM_SHADOW_MAX * 16);
+	KUNIT_EXPECT_EQ(test, aqm_shadow_mem(sh), (size_t)(512 + 2048) << 10);
 	aqm_shadow_free(sh);
 }
 

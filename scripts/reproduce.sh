@@ -3,7 +3,8 @@
 # experiment files (aqmtools/repro/plan.py lists them) one reporting seed
 # at a time, each seed one part (scripts/bench.sh FILE --keep --seed N, a
 # boot of the test VM), then publishes each file's results folder into
-# docs/results/<experiment name> (scripts/bench/publish.sh).
+# docs/results/<experiment name> (scripts/bench/publish.sh) and writes the
+# paper's page, docs/reproduction/<paper>.md (aqmtools/repro/page.py).
 #
 # It resumes: a seed whose runs are all in the results folder
 # (build/bench/<experiment name>) is skipped, and a seed with some missing
@@ -86,4 +87,13 @@ for entry in "${entries[@]}"; do
 	fi
 	"$AQM_TOP/scripts/bench/publish.sh" "${part[@]}" "$out" "$name" "$note"
 done
+# the paper's page, from what there is so far (a claim whose data is
+# missing says "not attempted"): aqmtools/repro/page.py
+dirs=()
+for entry in "${entries[@]}"; do
+	dirs+=("$bench_dir/${entry##* }")
+done
+mkdir -p "$AQM_TOP/docs/reproduction"
+PYTHONPATH="$AQM_TOP/scripts" python3 -m aqmtools.repro.page "$paper" \
+	"$AQM_TOP/docs/reproduction/$paper.md" "${dirs[@]}"
 aqm_log "reproduce $paper: done in $(($(date +%s) - start)) s"

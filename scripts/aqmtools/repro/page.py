@@ -1,0 +1,905 @@
+"""The reproduction page of a paper (issue 33): the paper's own figures
+beside ours, and its claims with verdicts, from the results folders that
+`make reproduce PAPER=...` fills (scripts/reproduce.sh).
+
+Only the runs of reporting seeds count; a cell (configuration, load, ECN)
+is the mean over its seeds with a 95% interval, and every claim rests on
+differences paired by seed (aqmtools.bench.intervals). A folder, a
+configuration, a load or a seed that is not there is said to be missing:
+the page is made from whatever there is, an empty list of folders
+included, and prints no figure that a run did not give.
+
+A claim is a function of a variant (which of our configurations stands for
+a paper's row that we run twice) that lists the comparisons it rests on.
+Its docstring says where the paper makes it, and is printed on the page.
+Verdicts, over a claim's comparisons:
+  reproduced         every one significant in the claimed direction
+  in direction only  every mean difference in the claimed direction, some
+                     within noise ("equal or superior": none significantly
+                     worse, some within noise)
+  inconclusive       none significant against the claim, but some mean
+                     difference not in the claimed direction (within noise)
+  not reproduced     some significant against the claim (named)
+  not attempted      a configuration, load or common seed missing (named)
+
+Usage: python3 -m aqmtools.repro.page dcn OUT.md DIR...
+  DIR: results folders, such as build/bench/repro-dcn-paper and
+  build/bench/repro-dcn-linux (none or missing ones: the page says so).
+"""
+
+from __future__ import annotations
+
+import csv
+import inspect
+import math
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from aqmtools.bench.experiment import Experiment, load
+from aqmtools.bench.intervals import Interval, Paired, mean_ci, paired
+from aqmtools.bench.report import METRICS, Results, experiment_rate, rt_quantile, seed_of
+from aqmtools.bench.stats import Run, read_run
+from aqmtools.repro import dcn, plan
+
+# --- the results folders --------------------------------------------------
+
+# run.json keys the page reads beyond those read_run needs
+_KEYS = ("qdisc", "load", "ecn", "seed")
+
+
+@dataclass
+class Folder:
+    """One results folder given on the command line: its experiment file
+    (when it holds one that reads) and its runs of reporting seeds."""
+
+    path: Path
+    exists: bool
+    exp: Experiment | None
+    # the experiment file's text ("" without one)
+    toml: str
+    runs: list[Run]
+    # runs of tuning seeds, left out of every figure
+    tuning: int
+    # run folders that could not be read, and why
+    unreadable: list[str]
+
+    @property
+    def name(self) -> str:
+        """The experiment's name: its file's, else its runs', else the folder's."""
+        if self.exp is not None:
+            return self.exp.name
+        if self.runs:
+            return str(self.runs[0].meta.get("experiment", self.path.name))
+        return self.path.name
+
+    @property
+    def hosts(self) -> str:
+        """The end hosts' profile (aqmtools.bench.testbed.HOST_PROFILES)."""
+        if self.runs:
+            return str(self.runs[0].meta.get("hosts", "linux"))
+        return self.exp.hosts if self.exp is not None else "?"
+
+    @property
+    def results(self) -> Results:
+        return Results(self.runs)
+
+
+def read_folder(path: Path) -> Folder:
+    """The runs of PATH and its experiment file; what cannot be read is
+    listed, never fatal."""
+    if not path.is_dir():
+        return Folder(path, False, None, "", [], 0, [])
+    toml = ""
+    exp = None
+    kept = path / "experiment.toml"
+    if kept.is_file():
+        try:
+            toml = kept.read_text(encoding="utf-8", errors="replace")
+            exp = load(toml)
+        except (OSError, ValueError, KeyError, TypeError):
+            exp = None
+    runs: list[Run] = []
+    tuning = 0
+    unreadable: list[str] = []
+    for meta in sorted(path.glob("*/run.json")):
+        try:
+            # the aqmstat records are read for the link's figures only:
+            # dropped, as a full reproduction's runs would not fit in memory
+            run = replace(read_run(meta.parent), samples=[], by_host={})
+            absent = [k for k in _KEYS if k not in run.meta]
+            if absent:
+                raise KeyError(", ".join(absent))
+        except (OSError, ValueError, KeyError, TypeError, csv.Error) as e:
+            unreadable.append(f"{meta.parent.name} ({type(e).__name__}: {e})")
+            continue
+        if run.meta.get("seed_set") == "reporting":
+            runs.append(run)
+        else:
+            tuning += 1
+    runs.sort(key=lambda r: (r.meta.get("order", 0), seed_of(r)))
+    return Folder(path, True, exp, toml, runs, tuning, unreadable)
+
+
+Key = tuple[str, float, bool]
+
+
+def cell(res: Results, config: str, load_: float, ecn: bool) -> list[Run]:
+    """The runs of CONFIG at LOAD (matched to the percent) with or without ECN."""
+    for (name, ld, e), runs in res.cells.items():
+        if name == config and e == ecn and round(ld * 100) == round(load_ * 100):
+            return runs
+    return []
+
+
+# --- the figures ------------------------------------------------------------
+
+# the DCN paper's figures 10/12/14: the curve of DCN lies above the others
+# "for response sizes greater than approximately 50,000 bytes"
+SMALL_BYTES = 50_000
+
+
+def small_share(r: Run) -> float:
+    """Percent of all response bytes (exchanges completed and cut off, as
+    report.plot_group pools them) that are in responses of at most
+    SMALL_BYTES (nan without response bytes)."""
+    ex = r.web.done + r.web.cut
+    total = sum(e.resp_bytes for e in ex)
+    if not total:
+        return math.nan
+    return 100 * sum(e.resp_bytes for e in ex if e.size <= SMALL_BYTES) / total
+
+
+def utilization(r: Run) -> float:
+    """Throughput as a percent of the experiment's rate, the congested
+    link's: the uncongested runs too, on a link ten times faster, as the
+    paper's Table 1 gives 105.9 Mbit/s of its 100 Mbit/s link."""
+    return 100 * r.link.mbps * 1e6 / experiment_rate(r.meta)
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A figure of one run, how it is printed, its unit as a difference."""
+
+    of: Callable[[Run], float]
+    spec: str
+    unit: str
+    # the response-time quantile it is (a cut-off exchange can make it a
+    # lower bound)
+    quantile: float | None = None
+
+
+FIGURES: dict[str, Figure] = {
+    "loss %": Figure(METRICS["loss %"], ".2f", "points"),
+    "RT p50": Figure(METRICS["RT p50 ms"], ".0f", "ms", 0.5),
+    "RT p90": Figure(METRICS["RT p90 ms"], ".0f", "ms", 0.9),
+    "bytes in responses <= 50 KB %": Figure(small_share, ".1f", "points"),
+}
+
+
+# --- comparisons and verdicts -----------------------------------------------
+
+REPRODUCED = "reproduced"
+IN_DIRECTION = "in direction only"
+INCONCLUSIVE = "inconclusive"
+NOT_REPRODUCED = "not reproduced"
+NOT_ATTEMPTED = "not attempted"
+
+
+def _ecn(ecn: bool) -> str:
+    return "ECN" if ecn else "no ECN"
+
+
+def _cell_name(k: Key) -> str:
+    return f"{k[0]} ({_ecn(k[2])}) at {k[1]:.0%}"
+
+
+@dataclass(frozen=True)
+class Check:
+    """One comparison a claim rests on: B minus A of FIGURE, paired by
+    seed; SIGN is the sign the claim gives the difference (-1: B below A).
+    TOLERANT: the claim is "equal or superior", so a difference within
+    noise does not go against it."""
+
+    a: Key
+    b: Key
+    figure: str
+    sign: int
+    tolerant: bool = False
+
+    def text(self) -> str:
+        a, b = self.a, self.b
+        if (a[0], a[2]) == (b[0], b[2]):
+            return f"{b[0]} ({_ecn(b[2])}), {self.figure} at {b[1]:.0%} minus at {a[1]:.0%}"
+        if a[1] == b[1]:
+            return f"{self.figure} at {a[1]:.0%}: {b[0]} ({_ecn(b[2])}) minus {a[0]} ({_ecn(a[2])})"
+        return f"{self.figure}: {_cell_name(b)} minus {_cell_name(a)}"
+
+
+def _paper_value(k: Key, figure: str) -> str | None:
+    """Table 1's value of a cell's figure, where it gives one (loss only)."""
+    scheme = dcn.scheme_of(k[0])
+    r = dcn.row(scheme, k[1], k[2]) if scheme is not None else None
+    if r is None or figure != "loss %":
+        return None
+    return f"{r.loss_pct}" + (" (place uncertain)" if "loss_pct" in r.uncertain else "")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A check on one folder's runs: the paired difference, or what is
+    missing for it."""
+
+    check: Check
+    pair: Paired | None
+    missing: tuple[str, ...]
+    notes: tuple[str, ...]
+
+    @property
+    def state(self) -> str:
+        """missing, for (significant as claimed), against (significant
+        against the claim) or noise (not significant: within noise, or
+        one seed)."""
+        if self.pair is None or self.pair.diff.n == 0:
+            return "missing"
+        if not self.pair.significant:
+            return "noise"
+        return "for" if self.pair.diff.mean * self.check.sign > 0 else "against"
+
+    @property
+    def in_direction(self) -> bool:
+        """The mean difference has the claimed sign (for a tolerant check,
+        or is not significantly against it)."""
+        if self.pair is None or self.pair.diff.n == 0:
+            return False
+        if self.check.tolerant:
+            return self.state != "against"
+        return self.pair.diff.mean * self.check.sign > 0
+
+    def line(self) -> str:
+        """The comparison and the figures it rests on, for the page."""
+        c = self.check
+        if self.state == "missing":
+            return f"{c.text()}: not attempted ({'; '.join(self.missing)})"
+        assert self.pair is not None
+        f = FIGURES[c.figure]
+        d = self.pair.diff
+        seeds = ", ".join(map(str, self.pair.seeds))
+        diff = d.fmt("+" + f.spec)
+        if self.state == "for":
+            how = "significant, as claimed"
+        elif self.state == "against":
+            how = "significant, AGAINST the claim"
+        else:
+            where = "one seed, no interval" if d.n < 2 else "within noise"
+            side = "as claimed" if d.mean * c.sign > 0 else "against the claim"
+            if d.mean == 0:
+                side = "zero"
+            how = f"{where}, mean {side}"
+        claimed = "below" if c.sign < 0 else "above"
+        text = (
+            f"{c.text()}: {diff} {f.unit} ({d.n} seed{'s' if d.n != 1 else ''}: {seeds}); "
+            f"claimed {claimed} 0{' or equal' if c.tolerant else ''}: {how}"
+        )
+        pa, pb = _paper_value(c.a, c.figure), _paper_value(c.b, c.figure)
+        if pa is not None and pb is not None:
+            text += f"; Table 1: {pb} minus {pa}"
+        return text + "".join(f"; {n}" for n in self.notes)
+
+
+def evaluate(res: Results, check: Check) -> Outcome:
+    """CHECK on the runs of RES."""
+    runs = {k: cell(res, *k) for k in (check.a, check.b)}
+    missing = tuple(f"no run of {_cell_name(k)}" for k, rs in runs.items() if not rs)
+    if missing:
+        return Outcome(check, None, missing, ())
+    f = FIGURES[check.figure]
+    ra, rb = runs[check.a], runs[check.b]
+    p = paired({seed_of(r): f.of(r) for r in ra}, {seed_of(r): f.of(r) for r in rb})
+    if p.diff.n == 0:
+        why = (
+            f"no seed with a {check.figure} of both {_cell_name(check.a)} and {_cell_name(check.b)}"
+        )
+        return Outcome(check, p, (why,), ())
+    notes = []
+    both = [r for r in ra + rb if seed_of(r) in p.seeds]
+    q = f.quantile
+    if q is not None and any(rt_quantile(r.web, q)[1] for r in both):
+        notes.append("a quantile is a lower bound in some run (exchanges cut off)")
+    bad = sorted({x for r in both for x in r.problems})
+    if bad:
+        notes.append(f"includes runs marked invalid ({', '.join(bad)})")
+    return Outcome(check, p, (), tuple(notes))
+
+
+def verdict(outcomes: list[Outcome]) -> tuple[str, str]:
+    """The verdict over a claim's comparisons, and why."""
+    n = len(outcomes)
+    if not n:
+        return NOT_ATTEMPTED, "no comparison"
+    missing = [m for o in outcomes for m in o.missing]
+    if missing:
+        return NOT_ATTEMPTED, "missing: " + "; ".join(dict.fromkeys(missing))
+    against = [o.check.text() for o in outcomes if o.state == "against"]
+    if against:
+        return NOT_REPRODUCED, "significant against the claim: " + "; ".join(against)
+    noise = sum(o.state == "noise" for o in outcomes)
+    if not noise:
+        return REPRODUCED, f"all {n} comparisons significant in the claimed direction"
+    if all(o.in_direction for o in outcomes):
+        return IN_DIRECTION, (
+            f"every mean difference in the claimed direction, {noise} of {n} within noise"
+            if not any(o.check.tolerant for o in outcomes)
+            else f"none significantly worse, {noise} of {n} within noise (equal within noise)"
+        )
+    wrong = [o.check.text() for o in outcomes if not o.in_direction]
+    return INCONCLUSIVE, (
+        "none significant against the claim, but the mean difference is not in the claimed "
+        "direction (within noise) for: " + "; ".join(wrong)
+    )
+
+
+# --- the DCN paper's claims -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Variant:
+    """Which of our configurations stand for the paper's PI and DCN rows
+    (each runs twice: dcn.OURS)."""
+
+    pi: str
+    dcn: str
+
+
+VARIANTS = tuple(Variant(p, d) for p, d in zip(dcn.OURS[dcn.PI], dcn.OURS[dcn.DCN], strict=True))
+UNCONGESTED = dcn.OURS[dcn.UNCONGESTED][0]
+DROPTAIL = dcn.OURS[dcn.DROPTAIL][0]
+AFD = dcn.OURS[dcn.AFD][0]
+RIOPS = dcn.OURS[dcn.RIOPS][0]
+HIGH = (0.98, 1.05)
+
+
+def loss_grows_with_load(v: Variant) -> list[Check]:
+    """Section 5.1, the discussion of Table 1: "We also see in Table 1
+    that as the load increases, the loss rate increases significantly for
+    AFD and RIO-PS, even with the use of ECN." Tested: the loss at 105%
+    minus the loss at 90% of AFD and of RIO-PS, without and with ECN, is
+    above zero."""
+    return [
+        Check((q, 0.9, e), (q, 1.05, e), "loss %", +1) for q in (AFD, RIOPS) for e in (False, True)
+    ]
+
+
+def dcn_loss_stays_low(v: Variant) -> list[Check]:
+    """Section 5.1, the discussion of Table 1: "With DCN's scheme for
+    detecting and controlling high-bandwidth flows, a fairly low loss rate
+    is maintained even at very high loads." Tested: at 98% and 105% load,
+    DCN's loss (no ECN, as the paper ran it) is below drop-tail's, PI's
+    without ECN, and AFD's and RIO-PS's without and with ECN."""
+    others = [(DROPTAIL, False), (v.pi, False), (AFD, False), (AFD, True)]
+    others += [(RIOPS, False), (RIOPS, True)]
+    return [Check((q, ld, e), (v.dcn, ld, False), "loss %", -1) for ld in HIGH for q, e in others]
+
+
+def dcn_matches_pi_ecn(v: Variant) -> list[Check]:
+    """Section 5.1, the comparison of Figures 9, 11 and 13: "At loads of
+    98% and 105% there is clear performance superiority for DCN and PI
+    with ECN over the other AQMs. However, in both cases, DCN, even
+    without ECN, provides performance that is equal or superior to PI
+    with ECN." Tested: at 98% and 105% load, DCN's (no ECN) response-time
+    median and 90th percentile minus PI with ECN's are not above zero
+    (equal within noise, or significantly below)."""
+    return [
+        Check((v.pi, ld, True), (v.dcn, ld, False), fig, -1, tolerant=True)
+        for ld in HIGH
+        for fig in ("RT p50", "RT p90")
+    ]
+
+
+def dcn_riops_afd_order(v: Variant) -> list[Check]:
+    """Section 5.1, after Figures 9, 11 and 13: "Comparing just the
+    differential AQM designs, DCN obtains better performance than RIO-PS
+    which in turn provides better performance than AFD." Tested: at 98%
+    and 105% load, the response-time 90th percentile of DCN (no ECN) is
+    below RIO-PS's, without and with ECN, and RIO-PS's is below AFD's at
+    the same ECN setting."""
+    checks = [
+        Check((RIOPS, ld, e), (v.dcn, ld, False), "RT p90", -1)
+        for ld in HIGH
+        for e in (False, True)
+    ]
+    return checks + [
+        Check((AFD, ld, e), (RIOPS, ld, e), "RT p90", -1) for ld in HIGH for e in (False, True)
+    ]
+
+
+def best_beat_droptail(v: Variant) -> list[Check]:
+    """Section 5.1, after Figures 9, 11 and 13: "For the vast majority of
+    flows, the best AQM designs provide performance superior to drop-tail
+    at all loads." The best designs are DCN and PI with ECN (the same
+    paragraphs: "clear performance superiority for DCN and PI with ECN").
+    Tested: at 90%, 98% and 105% load, the response-time 90th percentile
+    of DCN (no ECN) and of PI with ECN is below drop-tail's."""
+    return [
+        Check((DROPTAIL, ld, False), (q, ld, e), "RT p90", -1)
+        for ld in dcn.LOADS
+        for q, e in ((v.dcn, False), (v.pi, True))
+    ]
+
+
+def dcn_shifts_bytes_to_short(v: Variant) -> list[Check]:
+    """Section 5.1, Figures 10, 12 and 14: "we would expect that DCN would
+    cause a greater fraction of the total bytes in all responses to come
+    from the shorter responses that DCN favors [...]. This effect is seen
+    in Figures 10, 12, and 14 where the curve for DCN is always above the
+    others for response sizes greater than approximately 50,000 bytes."
+    Tested: at 90%, 98% and 105% load, the percent of all response bytes
+    in responses of at most 50 KB is higher under DCN (no ECN) than under
+    drop-tail, and under PI, AFD and RIO-PS without and with ECN."""
+    others = [(DROPTAIL, False), (v.pi, False), (v.pi, True), (AFD, False), (AFD, True)]
+    others += [(RIOPS, False), (RIOPS, True)]
+    return [
+        Check((q, ld, e), (v.dcn, ld, False), "bytes in responses <= 50 KB %", +1)
+        for ld in dcn.LOADS
+        for q, e in others
+    ]
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A claim of the paper: a letter, a short statement, its checks."""
+
+    key: str
+    title: str
+    checks: Callable[[Variant], list[Check]]
+
+    @property
+    def source(self) -> str:
+        """Where the paper makes it, and how it is tested (the docstring)."""
+        return " ".join(inspect.cleandoc(self.checks.__doc__ or "").split())
+
+
+CLAIMS = (
+    Claim(
+        "a",
+        "Loss increases significantly with load for AFD and RIO-PS, even with ECN",
+        loss_grows_with_load,
+    ),
+    Claim("b", "DCN maintains a fairly low loss rate at very high loads", dcn_loss_stays_low),
+    Claim(
+        "c",
+        "At 98% and 105%, DCN without ECN is equal or superior to PI with ECN",
+        dcn_matches_pi_ecn,
+    ),
+    Claim("d", "DCN is better than RIO-PS, which is better than AFD", dcn_riops_afd_order),
+    Claim("e", "The best AQMs are superior to drop-tail at all loads", best_beat_droptail),
+    Claim(
+        "f",
+        "Under DCN a greater fraction of the bytes comes from the shorter responses",
+        dcn_shifts_bytes_to_short,
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """A claim on one folder and one variant (None: the claim does not
+    depend on the variant)."""
+
+    variant: Variant | None
+    outcomes: list[Outcome]
+    verdict: str
+    why: str
+
+
+def _variant_name(v: Variant | None, checks: list[Check]) -> str:
+    if v is None:
+        return "-"
+    used = {k[0] for c in checks for k in (c.a, c.b)}
+    return ", ".join(n for n in (v.dcn, v.pi) if n in used)
+
+
+def judge(claim: Claim, res: Results) -> list[Judgement]:
+    """CLAIM on the runs of RES, once for each variant (once in all when
+    its checks do not depend on it)."""
+    lists = [claim.checks(v) for v in VARIANTS]
+    variants: list[Variant | None] = list(VARIANTS)
+    if all(x == lists[0] for x in lists):
+        lists, variants = lists[:1], [None]
+    out = []
+    for v, checks in zip(variants, lists, strict=True):
+        outcomes = [evaluate(res, c) for c in checks]
+        word, why = verdict(outcomes)
+        out.append(Judgement(v, outcomes, word, why))
+    return out
+
+
+# --- the page ---------------------------------------------------------------
+
+
+def _shown(path: Path) -> str:
+    """PATH relative to the repository when inside it."""
+    p = path.resolve()
+    return str(p.relative_to(plan.TOP)) if p.is_relative_to(plan.TOP) else str(path)
+
+
+def _seeds(seeds: list[int]) -> str:
+    return ", ".join(map(str, seeds)) or "none"
+
+
+def _header_lines(toml: str) -> list[str]:
+    """The comment lines that open an experiment file, without their '#'."""
+    lines = []
+    for line in toml.splitlines():
+        if not line.startswith("#"):
+            break
+        lines.append(line[1:].removeprefix(" "))
+    return lines
+
+
+# the parts of the experiment files' headers quoted on the page: from the
+# words given to the end of their paragraph (or an indented list in it),
+# an aside in brackets after its sentences left out
+QUOTED = (
+    "The rate.",
+    "How the paper's settings scale.",
+    "End hosts:",
+    "What differs",
+    "The question here",
+)
+
+
+def quotes(toml: str) -> list[str]:
+    """The QUOTED parts of an experiment file's header."""
+    paras: list[list[str]] = [[]]
+    for line in _header_lines(toml):
+        if not line.strip():
+            paras.append([])
+        else:
+            paras[-1].append(line)
+    out = []
+    for para in paras:
+        kept: list[str] = []
+        for line in para:
+            if line.startswith("  ") and kept:
+                break
+            kept.append(line.strip())
+        text = " ".join(kept)
+        for marker in QUOTED:
+            if marker in text:
+                part = text[text.index(marker) :]
+                part = part.split(". (")[0].rstrip(".") + "."
+                out.append(part)
+    return out
+
+
+def _expected() -> list[tuple[Path, Experiment | None]]:
+    """The paper's experiment files in the repository, as they read."""
+    out: list[tuple[Path, Experiment | None]] = []
+    for f in plan.paper_files("dcn"):
+        try:
+            out.append((f, plan.read(f)))
+        except (OSError, ValueError):
+            out.append((f, None))
+    return out
+
+
+def _users(f: Folder) -> str:
+    by_load: dict[int, set[int]] = {}
+    for r in f.runs:
+        if "users" in r.meta:
+            by_load.setdefault(round(r.meta["load"] * 100), set()).add(int(r.meta["users"]))
+    return ", ".join(f"{ld}%: {'/'.join(map(str, sorted(u)))}" for ld, u in sorted(by_load.items()))
+
+
+def describe_folder(f: Folder) -> list[str]:
+    """What a folder holds, from its experiment file and its runs' run.json."""
+    shown = f"`{_shown(f.path)}`"
+    if not f.exists:
+        return [f"- {shown}: no such folder (not run yet)."]
+    if not f.runs:
+        more = f"; {f.tuning} runs of tuning seeds left out" if f.tuning else ""
+        lost = f"; {len(f.unreadable)} runs unreadable" if f.unreadable else ""
+        lines = [f"- {shown} (`{f.name}`): no run of a reporting seed{more}{lost}."]
+        return lines + [f"  - unreadable, left out: {u}" for u in f.unreadable]
+    m = f.runs[0].meta
+    res = f.results
+    prof = ", ".join([*m.get("host_sysctls", []), str(m.get("host_route", ""))]).strip(", ")
+    rtts = sorted({x for r in f.runs for x in r.meta.get("client_rtts_ms", [])})
+    parts = [
+        f"bottleneck {experiment_rate(m) / 1e6:g} Mbit/s",
+        f"runs of {m['duration_s']:g} s ({m['warmup_s']:g} s warm-up, a drain of at most "
+        f"{m.get('drain_s', 2):g} s)",
+        f"loads {', '.join(f'{x:.0%}' for x in res.loads)}",
+        f"end hosts `{f.hosts}` ({prof or 'the kernel defaults'}), {m.get('cc', 'reno')}",
+    ]
+    if rtts:
+        parts.append(f"client RTTs {rtts[0]:g}-{rtts[-1]:g} ms")
+    users = _users(f)
+    if users:
+        parts.append(f"users per load {users}")
+    seeds = f"reporting seeds run: {_seeds(res.seeds)}"
+    total = ""
+    if f.exp is not None:
+        wanted = f.exp.reporting_seeds
+        seeds += f" of {_seeds(wanted)}"
+        total = f" of {len(f.exp.runs(wanted))}"
+    parts.append(seeds)
+    parts.append(f"{len(f.runs)}{total} runs")
+    if f.tuning:
+        parts.append(f"{f.tuning} runs of tuning seeds left out")
+    bad = [r for r in f.runs if r.problems]
+    if bad:
+        names = ", ".join(
+            f"{r.meta['qdisc']} {r.meta['load']:.0%} {_ecn(r.meta['ecn'])} seed {seed_of(r)}"
+            for r in bad
+        )
+        parts.append(f"runs marked invalid (kept, and flagged where they count): {names}")
+    lines = [f"- {shown} (`{f.name}`): " + "; ".join(parts) + "."]
+    lines += [f"  - unreadable, left out: {u}" for u in f.unreadable]
+    return lines
+
+
+def _command(dirs: list[str]) -> str:
+    return "PYTHONPATH=scripts python3 -m aqmtools.repro.page dcn docs/reproduction/dcn.md " + (
+        " ".join(dirs)
+    )
+
+
+def header(folders: list[Folder]) -> list[str]:
+    expected = _expected()
+    canonical = [f"build/bench/{e.name if e else p.stem}" for p, e in expected]
+    given = " ".join(_shown(f.path) for f in folders) or "(no folder)"
+    lines = [
+        "# Reproduction: Differential congestion notification (Le et al., 2004)",
+        "",
+        'Le, Aikat, Jeffay and Smith, "Differential congestion notification: taming the '
+        "elephants\", ICNP 2004 (the text in the project's paper store: "
+        "`dcn-taming-the-elephants.txt`): the HTTP experiments of section 5.1, Table 1 and "
+        "the claims made of it and of Figures 5-14. Issue 33.",
+        "",
+        f"This page is generated (`aqmtools/repro/page.py`), here from: {given}. "
+        "Do not edit it by hand.",
+        "",
+        "## What was run",
+        "",
+    ]
+    if not any(f.runs for f in folders):
+        why = "no results folder was given" if not folders else "the folders hold no runs"
+        lines += [
+            f"Nothing was run yet: {why}. Every row and every claim below is not attempted; "
+            "the paper's own figures are printed alone.",
+            "",
+        ]
+    names = {f.name for f in folders if f.runs}
+    for p, e in expected:
+        if e is not None and e.name not in names:
+            lines.append(
+                f"- `{e.name}` (end hosts `{e.hosts}`, `{_shown(p)}`): not attempted, no runs here."
+            )
+    for f in folders:
+        lines += describe_folder(f)
+    lines += [
+        "",
+        "## The scaling to 10 Mbit/s",
+        "",
+        "The paper's link is 100 Mbit/s; ours is 10 Mbit/s, with a tenth of the users, the "
+        "paper's RTTs and its queue settings scaled in time. The experiment files' headers "
+        "say why and how:",
+        "",
+    ]
+    seen: set[str] = set()
+    sources = [(f"{_shown(f.path)}/experiment.toml", f.toml) for f in folders if f.toml]
+    kept_names = {f.name for f in folders if f.toml}
+    for p, e in expected:
+        if e is None or e.name not in kept_names:
+            try:
+                sources.append((_shown(p), p.read_text(encoding="utf-8")))
+            except OSError:
+                continue
+    for src, text in sources:
+        for q in quotes(text):
+            if q in seen:
+                continue
+            seen.add(q)
+            lines += [f"> {q}", ">", f"> (`{src}`)", ""]
+    lines += [
+        "## Regenerate",
+        "",
+        "The data (resumes where it stopped; `DRY_RUN=1` prints the plan), then this page "
+        "(with the python3 of the project's venv, `~/.cache/linux-aqm/venv`, for matplotlib):",
+        "",
+        "```",
+        "make reproduce PAPER=dcn",
+        _command(canonical),
+        "```",
+        "",
+    ]
+    return lines
+
+
+# Table 1's uncertain values: a footnote for each reason
+_FOOTNOTES = {
+    why: f"u{i}"
+    for i, why in enumerate(dict.fromkeys(r.why_uncertain for r in dcn.TABLE1 if r.uncertain), 1)
+}
+
+
+def _paper_cell(r: dcn.Row, field: str, text: str) -> str:
+    return text + (f"[^{_FOOTNOTES[r.why_uncertain]}]" if field in r.uncertain else "")
+
+
+def paper_cells(r: dcn.Row) -> list[str]:
+    """Loss, completed (millions, and as a percent of the uncongested
+    row's at the load) and utilization as Table 1 prints them."""
+    unc = dcn.row(dcn.UNCONGESTED, r.load, False)
+    completed = f"{r.completed_millions}"
+    if unc is not None and unc.completed_millions:
+        completed += f" ({100 * r.completed_millions / unc.completed_millions:.1f}%)"
+    return [
+        _paper_cell(r, "loss_pct", f"{r.loss_pct}"),
+        _paper_cell(r, "completed_millions", completed),
+        _paper_cell(r, "throughput_mbps", f"{100 * r.utilization:.1f}"),
+    ]
+
+
+def _ours(runs: list[Run], of: Callable[[Run], float], spec: str) -> str:
+    return mean_ci([of(r) for r in runs]).fmt(spec)
+
+
+def table1_block(f: Folder | None) -> list[str]:
+    """Table 1 beside ours for one folder (None: the paper's alone)."""
+    res = f.results if f is not None else Results([])
+    wanted = f.exp.reporting_seeds if f is not None and f.exp is not None else []
+    lines = [
+        "| paper's row | load | ECN | ours | loss % paper | loss % ours "
+        "| completed paper, millions (% of uncongested) | completed ours, % of uncongested "
+        "| utilization % paper | utilization % ours | seeds |",
+        "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for ld in dcn.LOADS:
+        unc = [float(len(r.web.done)) for r in cell(res, UNCONGESTED, ld, False)]
+        unc_mean: Interval = mean_ci(unc)
+        for r in (x for x in dcn.TABLE1 if x.load == ld):
+            for config in dcn.OURS[r.scheme]:
+                runs = cell(res, config, ld, r.ecn)
+                if not runs:
+                    ours = ["-", "-", "-"]
+                    seeds = "not attempted"
+                else:
+                    if unc_mean.n and unc_mean.mean > 0:
+                        rel = mean_ci([100 * len(x.web.done) / unc_mean.mean for x in runs]).fmt(
+                            ".1f"
+                        )
+                    else:
+                        rel = "- (no uncongested run)"
+                    ours = [_ours(runs, METRICS["loss %"], ".2f"), rel]
+                    ours.append(_ours(runs, utilization, ".1f"))
+                    have = sorted({seed_of(x) for x in runs})
+                    seeds = f"{len(have)}"
+                    if wanted and have != sorted(wanted):
+                        seeds += f" ({_seeds(have)})"
+                    bad = sum(bool(x.problems) for x in runs)
+                    if bad:
+                        seeds += f", {bad} invalid"
+                p = paper_cells(r)
+                lines.append(
+                    f"| {r.scheme} | {ld:.0%} | {_ecn(r.ecn)} | {config} | {p[0]} | {ours[0]} "
+                    f"| {p[1]} | {ours[1]} | {p[2]} | {ours[2]} | {seeds} |"
+                )
+    return [*lines, ""]
+
+
+def table1_section(folders: list[Folder]) -> list[str]:
+    lines = [
+        "## Table 1 side by side",
+        "",
+        f"{dcn.CAPTION} The paper's values as printed (`aqmtools/repro/dcn.py`), ours the "
+        "mean ± the half width of the 95% interval over the reporting seeds (Student t).",
+        "",
+        "- Loss: the downstream bottleneck's drops over its arrivals in the measured window.",
+        "- Completed: the paper's counts (millions of requests in 90 minutes at 100 Mbit/s) "
+        "are not comparable with ours (exchanges in 50 s at 10 Mbit/s, a tenth of the "
+        "users), so ours are a percent of the uncongested configuration's mean at the same "
+        "load and end hosts (its own spread is not in the interval), and the paper's are "
+        "given with the same ratio to its uncongested row.",
+        "- Utilization: throughput as a percent of the congested link (the paper's 100 "
+        "Mbit/s, our 10 Mbit/s); the uncongested runs had a link ten times faster, so they "
+        "can pass 100%.",
+        "- PI and DCN stand twice: `-2.9ms` keeps the paper's 24 packets' delay (2 packets "
+        "here), `-24pkt` its packets (ten times the delay).",
+        "",
+    ]
+    blocks = [f for f in folders if f.runs]
+    if not blocks:
+        lines += ["### No results", "", *table1_block(None)]
+    for f in blocks:
+        lines += [f"### End hosts `{f.hosts}` (`{f.name}`, `{_shown(f.path)}`)", ""]
+        lines += table1_block(f)
+    lines += [
+        f"[^{label}]: Uncertain in the paper's text: {why}." for why, label in _FOOTNOTES.items()
+    ]
+    return [*lines, ""]
+
+
+def claims_section(folders: list[Folder]) -> list[str]:
+    blocks = [f for f in folders if f.runs]
+    lines = [
+        "## Claims",
+        "",
+        "Each claim rests on differences paired by seed (the same seed offers the same "
+        "workload to every configuration): the mean difference over the common reporting "
+        "seeds ± the half width of its 95% interval. A difference is significant when its "
+        "interval excludes zero; each is tested alone, with no correction for the number "
+        "of comparisons. Verdicts: **reproduced**, every comparison significant in the "
+        "claimed direction; **in direction only**, every mean difference in the claimed "
+        'direction and some within noise (for "equal or superior": none significantly '
+        "worse); **inconclusive**, none significant against the claim but some mean not in "
+        "the claimed direction; **not reproduced**, some comparison significant against "
+        "the claim; **not attempted**, a configuration, load or seed missing from the "
+        "data. Where PI and DCN stand twice, the claim is judged for each pair "
+        "(`-2.9ms` together, `-24pkt` together).",
+        "",
+    ]
+    judged = {(c.key, i): judge(c, f.results) for c in CLAIMS for i, f in enumerate(blocks)}
+    lines += ["| claim | end hosts | configurations | verdict |", "|---|---|---|---|"]
+    for c in CLAIMS:
+        if not blocks:
+            lines.append(f"| ({c.key}) {c.title} | - | - | {NOT_ATTEMPTED} (no runs) |")
+        for i, f in enumerate(blocks):
+            for j in judged[(c.key, i)]:
+                checks = [o.check for o in j.outcomes]
+                lines.append(
+                    f"| ({c.key}) {c.title} | `{f.hosts}` | {_variant_name(j.variant, checks)} "
+                    f"| {j.verdict} |"
+                )
+    lines.append("")
+    for c in CLAIMS:
+        lines += [f"### ({c.key}) {c.title}", "", c.source, ""]
+        if not blocks:
+            lines += [f"**{NOT_ATTEMPTED}**: no runs.", ""]
+        for i, f in enumerate(blocks):
+            for j in judged[(c.key, i)]:
+                checks = [o.check for o in j.outcomes]
+                name = _variant_name(j.variant, checks)
+                which = f", {name}" if j.variant is not None else ""
+                lines += [
+                    f"End hosts `{f.hosts}` (`{f.name}`){which}: **{j.verdict}**: {j.why}.",
+                    "",
+                    *[f"- {o.line()}" for o in j.outcomes],
+                    "",
+                ]
+    return lines
+
+
+def dcn_page(dirs: list[Path]) -> str:
+    """The DCN paper's reproduction page from the results folders DIRS."""
+    folders = [read_folder(d) for d in dirs]
+    lines = header(folders) + table1_section(folders) + claims_section(folders)
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+PAGES: dict[str, Callable[[list[Path]], str]] = {"dcn": dcn_page}
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) < 3:
+        print(__doc__, file=sys.stderr)
+        return 1
+    paper, out, dirs = argv[1], Path(argv[2]), [Path(d) for d in argv[3:]]
+    if paper not in PAGES:
+        print(
+            f"page: no page for {paper!r}: the papers are {', '.join(sorted(PAGES))}",
+            file=sys.stderr,
+        )
+        return 2
+    text = PAGES[paper](dirs)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text, encoding="utf-8")
+    print(f"page: wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -89,11 +89,13 @@ for entry in "${entries[@]}"; do
 done
 # the paper's page, from what there is so far (a claim whose data is
 # missing says "not attempted"): aqmtools/repro/page.py
+# (paths relative to the top when they are under it: the page names them)
 dirs=()
 for entry in "${entries[@]}"; do
-	dirs+=("$bench_dir/${entry##* }")
+	dir=$bench_dir/${entry##* }
+	dirs+=("${dir#"$AQM_TOP/"}")
 done
 mkdir -p "$AQM_TOP/docs/reproduction"
-PYTHONPATH="$AQM_TOP/scripts" python3 -m aqmtools.repro.page "$paper" \
-	"$AQM_TOP/docs/reproduction/$paper.md" "${dirs[@]}"
+(cd "$AQM_TOP" && PYTHONPATH=scripts python3 -m aqmtools.repro.page "$paper" \
+	"docs/reproduction/$paper.md" "${dirs[@]}")
 aqm_log "reproduce $paper: done in $(($(date +%s) - start)) s"

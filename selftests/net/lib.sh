@@ -217,6 +217,32 @@ iperf_run() {
 	ns_snd iperf3 -c "$RCV_IP" -p 5201 -t "$secs" -P "$flows" -J "$@"
 }
 
+# dummy_leaf_setup NS PARENT: namespace NS with a dummy device dummy1
+# (10.99.0.1/24, a permanent neighbour 10.99.0.2, so that every datagram
+# to it is sent) whose root is PARENT, htb or tbf, at 100 bit/s: after its
+# burst's first packet, one 1 KB packet leaves every 80 s, so a leaf
+# qdisc under test at parent 1:1 keeps a standing queue that does not move
+# while a test reads it and changes it.
+dummy_leaf_setup() {
+	local ns=$1 parent=$2
+	ip netns add "$ns"
+	ip -n "$ns" link add dummy1 type dummy
+	ip -n "$ns" link set dummy1 up
+	ip -n "$ns" addr add 10.99.0.1/24 dev dummy1
+	ip -n "$ns" neigh add 10.99.0.2 lladdr 02:00:00:00:00:02 dev dummy1 nud permanent
+	case $parent in
+	htb)
+		tc -n "$ns" qdisc add dev dummy1 root handle 1: htb default 1
+		tc -n "$ns" class add dev dummy1 parent 1: classid 1:1 htb rate 100bit burst 1600
+		;;
+	tbf)
+		tc -n "$ns" qdisc add dev dummy1 root handle 1: tbf rate 100bit burst 1600 \
+			limit 1000000
+		;;
+	*) return 1 ;;
+	esac
+}
+
 # backlog_of TC-ARGS...: "qlen + backlog bytes" of a qdisc or class in
 # the router (tc class has no JSON output in iproute2 6.1)
 backlog_of() {

@@ -57,17 +57,10 @@ echo $$ >"$tr/set_event_pid"
 echo 1 >"$tr/options/event-fork"
 echo 1 >"$tr/events/$ev/enable"
 
-ip netns add "$ns"
-ip -n "$ns" link add dummy1 type dummy
-ip -n "$ns" link set dummy1 up
-ip -n "$ns" addr add 10.99.0.1/24 dev dummy1
-ip -n "$ns" neigh add 10.99.0.2 lladdr 02:00:00:00:00:02 dev dummy1 nud permanent
-# 100 bit/s: after the burst's first packet, one 1 KB packet leaves every
-# 80 s, so nothing leaves while a case runs and the queue stands still
-# between reading it and changing the limit. (At 8 kbit/s one left a
-# second, and CI, slower, counted 26 -> 4 and n=21 for 22.)
-tc -n "$ns" qdisc add dev dummy1 root handle 1: htb default 1
-tc -n "$ns" class add dev dummy1 parent 1: classid 1:1 htb rate 100bit burst 1600
+# 100 bit/s: nothing leaves while a case runs, so the queue stands still
+# between reading it and changing the limit. (At 8 kbit/s one packet left
+# a second, and CI, slower, counted 26 -> 4 and n=21 for 22.)
+dummy_leaf_setup "$ns" htb
 
 # calls: "COUNT N" of the traced calls since the last clear, N the
 # packets the last one reported (-1: none)

@@ -256,6 +256,14 @@ static int pi_params(const struct pi_cfg *c, struct aqm_pi_params *p,
 		/* the design is per packet; the queue is in bytes */
 		p->g_new = div_u64(p->g_new, c->avpkt);
 		p->g_old = div_u64(p->g_old, c->avpkt);
+		/* at high rates the per-byte gains fall below the resolution
+		 * and round to no integral part (1 Gbit/s: 139 and 139)
+		 */
+		if (p->g_new <= p->g_old) {
+			NL_SET_ERR_MSG_MOD(extack,
+					   "in bytemode the designed gains round to no integral part at this rate: set a and b, or use packet mode");
+			return -EINVAL;
+		}
 	}
 	p->tupdate = d.tupdate;
 	*designed = true;

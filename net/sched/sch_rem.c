@@ -23,7 +23,12 @@
  *
  * Units: the price is in packets, as in REM. In bytemode b, b*, x and c
  * are bytes over avpkt, and each packet's probability is scaled by its
- * size over the mean packet size (eq. 3), as sch_pi does.
+ * size over the mean packet size (eq. 3), as sch_pi does. In packet mode
+ * b and b* are packets, and x and c still bytes over avpkt: c is the
+ * rate's bytes, so x counts the arrivals' bytes too, and x - c is 0 at
+ * full load whatever the packets' size or segments (counting packets
+ * against c in packets of avpkt bytes held the queue (1514 / avpkt - 1) T
+ * / alpha above qref with full-size frames: 10.3 ms with avpkt 1000).
  *
  * The price update is the library's PI controller with an input
  * (aqm_pi_sample_in()), run lazily from enqueue, dequeue and stats dumps:
@@ -100,7 +105,7 @@ struct rem_cfg {
  * @cap:	c: queue units one period sends, 2^-REM_IN_SHIFT units
  * @prob:	m = 1 - phi^-price, AQM_PI_ONE = 1.0, from the last update
  * @ecn_ceil:	cfg.ecn_ceil in the scale of @prob
- * @arrivals:	x: queue units that arrived since the last update
+ * @arrivals:	x: bytes that arrived since the last update
  * @len:	mean packet length (bytemode), its reciprocal refreshed
  *		every update
  * @stats:	counters exported in tc_rem_xstats
@@ -140,7 +145,12 @@ static void rem_advance(struct Qdisc *sch, struct rem_sched_data *q)
 		 * the last update fell in it: an arrival takes the updates
 		 * due before counting itself), then -c for each idle one
 		 */
-		in_first = (s64)(q->arrivals << REM_IN_SHIFT) - (s64)q->cap;
+		u64 x = q->arrivals << REM_IN_SHIFT;
+
+		/* bytes over avpkt in packet mode: one division a period */
+		if (!q->cfg.bytemode)
+			x = div_u64(x, q->cfg.avpkt);
+		in_first = (s64)x - (s64)q->cap;
 		in_rest = -(s64)q->cap;
 	}
 	q->arrivals = 0;
@@ -160,8 +170,8 @@ static int rem_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	int ret;
 
 	rem_advance(sch, q);
-	/* x counts what is offered, dropped or not */
-	q->arrivals += q->cfg.bytemode ? len : 1;
+	/* x counts what is offered, dropped or not, in bytes */
+	q->arrivals += len;
 
 	if (unlikely(sch->q.qlen >= READ_ONCE(sch->limit))) {
 		q->stats.forced_drops++;

@@ -222,7 +222,8 @@ iperf_run() {
 # to it is sent) whose root is PARENT, htb or tbf, at 100 bit/s: after its
 # burst's first packet, one 1 KB packet leaves every 80 s, so a leaf
 # qdisc under test at parent 1:1 keeps a standing queue that does not move
-# while a test reads it and changes it.
+# while a test reads it and changes it. PARENT none: no root set (the
+# qdisc under test goes there, and every packet leaves at once).
 dummy_leaf_setup() {
 	local ns=$1 parent=$2
 	ip netns add "$ns"
@@ -239,6 +240,7 @@ dummy_leaf_setup() {
 		tc -n "$ns" qdisc add dev dummy1 root handle 1: tbf rate 100bit burst 1600 \
 			limit 1000000
 		;;
+	none) ;;
 	*) return 1 ;;
 	esac
 }

@@ -38,11 +38,18 @@ leaf() {
 
 # 3000 datagrams: the queue fills in the first hundred (until the average
 # passes max_th), and the average follows it by w per arrival
+# (the standing queue holds its datagrams' memory: a send buffer larger
+# than 100 of them, SO_SNDBUFFORCE = 32, or sendto would block for good;
+# and MSG_DONTWAIT, so that nothing can)
 ip netns exec "$ns" python3 -c '
 import socket
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, 32, 1 << 25)
 for _ in range(3000):
-    s.sendto(b"x" * 1000, ("10.99.0.2", 9))
+    try:
+        s.sendto(b"x" * 1000, socket.MSG_DONTWAIT, ("10.99.0.2", 9))
+    except BlockingIOError:
+        pass
 '
 read -r qavg _ qlen0 <<<"$(leaf)"
 echo "# after the flood: qavg $qavg, queue $qlen0 packets" >&2

@@ -43,13 +43,14 @@ class SubPlugin(TdcPlugin):  # type: ignore[misc]
         if test_skip or "nsPlugin" not in caseinfo["plugins"]:
             return
         n = self._names()
-        # one ip process: the namespace and its dummy device
-        script = (
-            f"netns add {n['NS']}\n"
-            f"-n {n['NS']} link add {n['DUMMY']} type dummy\n"
-            f"-n {n['NS']} link set {n['DUMMY']} up\n"
+        # two ip processes: the namespace, then its dummy device, up
+        # (a batch cannot switch namespaces between its lines)
+        subprocess.run([n["IP"], "netns", "add", n["NS"]], check=True, env=ENVIR)
+        subprocess.run(
+            [n["IP"], "-n", n["NS"], "link", "add", n["DUMMY"], "up", "type", "dummy"],
+            check=True,
+            env=ENVIR,
         )
-        subprocess.run([n["IP"], "-b", "-"], input=script.encode(), check=True, env=ENVIR)
         for _ in range(20):
             if os.path.exists(f"/run/netns/{n['NS']}"):
                 return

@@ -273,8 +273,9 @@ run_tdc() {
 	work=$(mktemp -d)
 	cp -r "$kdir/tools/testing/selftests/tc-testing/." "$work/"
 	# our lighter per-case namespace (selftests/tc-tests/nsPlugin.py: no
-	# veth pair, tc -n) with AQM_TDC_NSPLUGIN=ours; the kernel's by default
-	if [ "${AQM_TDC_NSPLUGIN:-kernel}" = ours ]; then
+	# veth pair, tc -n): 177 cases in 119 s against 164 s with the
+	# kernel's, which AQM_TDC_NSPLUGIN=kernel keeps
+	if [ "${AQM_TDC_NSPLUGIN:-ours}" != kernel ]; then
 		cp "$top/selftests/tc-tests/nsPlugin.py" "$work/plugin-lib/nsPlugin.py"
 	fi
 	cat >"$work/tdc_config_local.py" <<-PY

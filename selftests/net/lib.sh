@@ -217,15 +217,16 @@ iperf_run() {
 	ns_snd iperf3 -c "$RCV_IP" -p 5201 -t "$secs" -P "$flows" -J "$@"
 }
 
-# dummy_leaf_setup NS PARENT: namespace NS with a dummy device dummy1
-# (10.99.0.1/24, a permanent neighbour 10.99.0.2, so that every datagram
-# to it is sent) whose root is PARENT, htb or tbf, at 100 bit/s: after its
-# burst's first packet, one 1 KB packet leaves every 80 s, so a leaf
-# qdisc under test at parent 1:1 keeps a standing queue that does not move
-# while a test reads it and changes it. PARENT none: no root set (the
-# qdisc under test goes there, and every packet leaves at once).
+# dummy_leaf_setup NS PARENT [RATE]: namespace NS with a dummy device
+# dummy1 (10.99.0.1/24, a permanent neighbour 10.99.0.2, so that every
+# datagram to it is sent) whose root is PARENT, htb or tbf, at RATE
+# (default 100 bit/s: after its burst's first packet, one 1 KB packet
+# leaves every 80 s, so a leaf qdisc under test at parent 1:1 keeps a
+# standing queue that does not move while a test reads it and changes
+# it). PARENT none: no root set (the qdisc under test goes there, and
+# every packet leaves at once).
 dummy_leaf_setup() {
-	local ns=$1 parent=$2
+	local ns=$1 parent=$2 rate=${3:-100bit}
 	ip netns add "$ns"
 	ip -n "$ns" link add dummy1 type dummy
 	ip -n "$ns" link set dummy1 up
@@ -234,10 +235,10 @@ dummy_leaf_setup() {
 	case $parent in
 	htb)
 		tc -n "$ns" qdisc add dev dummy1 root handle 1: htb default 1
-		tc -n "$ns" class add dev dummy1 parent 1: classid 1:1 htb rate 100bit burst 1600
+		tc -n "$ns" class add dev dummy1 parent 1: classid 1:1 htb rate "$rate" burst 1600
 		;;
 	tbf)
-		tc -n "$ns" qdisc add dev dummy1 root handle 1: tbf rate 100bit burst 1600 \
+		tc -n "$ns" qdisc add dev dummy1 root handle 1: tbf rate "$rate" burst 1600 \
 			limit 1000000
 		;;
 	none) ;;

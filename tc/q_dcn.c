@@ -141,13 +141,13 @@ static int dcn_print_opt(AQM_QU_CONST struct qdisc_util *qu, FILE *f,
 		aqm_print_time("target", target);
 	else if (tb[TCA_DCN_TARGET])
 		print_uint(PRINT_JSON, "target", NULL, 0);
-	/* in the text only when set off its default (and of use: a target) */
-	if (tb[TCA_DCN_QREF_MIN]) {
-		__u32 qmin = rta_getattr_u32(tb[TCA_DCN_QREF_MIN]);
-
-		print_uint(target && qmin != 2 ? PRINT_ANY : PRINT_JSON,
-			   "qref_min", "qref_min %up ", qmin);
-	}
+	/* in the text here, only when set off its default and of use (with
+	 * a target); in JSON always, last (below), after the older keys
+	 */
+	if (tb[TCA_DCN_QREF_MIN] && target &&
+	    rta_getattr_u32(tb[TCA_DCN_QREF_MIN]) != 2)
+		print_uint(PRINT_FP, NULL, "qref_min %up ",
+			   rta_getattr_u32(tb[TCA_DCN_QREF_MIN]));
 	aqm_print_ratio_attr("a", tb[TCA_DCN_A], false);
 	aqm_print_ratio_attr("b", tb[TCA_DCN_B], false);
 	if (tb[TCA_DCN_TUPDATE])
@@ -172,6 +172,9 @@ static int dcn_print_opt(AQM_QU_CONST struct qdisc_util *qu, FILE *f,
 	aqm_print_ratio_attr("floor", tb[TCA_DCN_FLOOR], false);
 	if (tb[TCA_DCN_HOLDOFF])
 		aqm_print_time("holdoff", rta_getattr_u32(tb[TCA_DCN_HOLDOFF]));
+	if (tb[TCA_DCN_QREF_MIN])
+		print_uint(PRINT_JSON, "qref_min", NULL,
+			   rta_getattr_u32(tb[TCA_DCN_QREF_MIN]));
 	return 0;
 }
 

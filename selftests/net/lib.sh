@@ -229,6 +229,9 @@ dummy_leaf_setup() {
 	local ns=$1 parent=$2 rate=${3:-100bit}
 	ip netns add "$ns"
 	ip -n "$ns" link add dummy1 type dummy
+	# no IPv6: its own packets (MLD, router solicitations) would join the
+	# queue under test between a read and a change
+	ip netns exec "$ns" sysctl -qw net.ipv6.conf.dummy1.disable_ipv6=1 2>/dev/null || true
 	ip -n "$ns" link set dummy1 up
 	ip -n "$ns" addr add 10.99.0.1/24 dev dummy1
 	ip -n "$ns" neigh add 10.99.0.2 lladdr 02:00:00:00:00:02 dev dummy1 nud permanent

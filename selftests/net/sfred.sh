@@ -118,7 +118,10 @@ PY
 	rc=0
 	[ "$mix_red" = true ] || rc=1
 	tap_result "$rc" "the qdisc reports red mode in its JSON options (red: $mix_red)"
-	tap_cmp "red_min 2 red_max 4: the queue was sampled (samples)" "$low_n" ">=" 50
+	# a sampler that works (a broken one, as under tc 6.1's batch, gave
+	# none); how many it takes in 9 s depends on the VM's speed: 47 to 69
+	# measured, so the bound is not a rate
+	tap_cmp "red_min 2 red_max 4: the queue was sampled (samples)" "$low_n" ">=" 20
 	tap_cmp "8 TCP flows: red_min 2 red_max 4 holds the mean queue under half of red_min 10 red_max 20's ($high_mean packets)" \
 		"$(awk -v a="$low_mean" -v b="$high_mean" 'BEGIN { print (b > 0) ? a / b : 1 }')" "<" 0.5
 	tap_cmp "8 TCP flows, red_min 2 red_max 4: TCP keeps 80% of the link (bit/s)" \

@@ -75,22 +75,39 @@ static inline s64 aqm_afd_share(s64 m_fair, u32 unit)
 }
 
 /**
+ * struct aqm_afd_sides - the two sides of the decision, in one scale
+ * @share:	m_fair * unit * 2^16, aqm_afd_share()
+ * @count:	m_i * 2^16
+ */
+struct aqm_afd_sides {
+	s64 share;
+	s64 count;
+};
+
+/**
  * aqm_afd_over() - is the flow above its share, d_i > 0?
  * @m_fair:	fair share, entries, AQM_PI_ONE = 1 entry
  * @unit:	m_i units per entry
  * @m_i:	the flow's weight in the shadow buffer, < 2^46
+ * @s:		output, set when m_fair is below AQM_AFD_FAIR_MAX: the sides
+ *		for aqm_share_hit() and aqm_share_prob_le()
  *
  * The enqueue asks this first and draws a random number only when it is
- * true: most packets on a fair link are of flows under their share, and
- * aqm_afd_hit() is false for those whatever rnd.
+ * true (most packets on a fair link are of flows under their share), then
+ * decides on @s without computing the share again.
  *
  * Return: true exactly when aqm_afd_hit() can be true, i.e. when it is for
  * rnd 0.
  */
-static inline bool aqm_afd_over(s64 m_fair, u32 unit, u64 m_i)
+static inline bool aqm_afd_over(s64 m_fair, u32 unit, u64 m_i,
+				struct aqm_afd_sides *s)
 {
-	return m_fair < AQM_AFD_FAIR_MAX &&
-	       (s64)(m_i << AQM_AFD_SCALE_SHIFT) > aqm_afd_share(m_fair, unit);
+	/* the saturated controller stands for a share no flow reaches */
+	if (m_fair >= AQM_AFD_FAIR_MAX)
+		return false;
+	s->share = aqm_afd_share(m_fair, unit);
+	s->count = (s64)(m_i << AQM_AFD_SCALE_SHIFT);
+	return s->count > s->share;
 }
 
 /**
@@ -106,11 +123,10 @@ static inline bool aqm_afd_over(s64 m_fair, u32 unit, u64 m_i)
  */
 static inline bool aqm_afd_hit(s64 m_fair, u32 unit, u64 m_i, u32 rnd)
 {
-	/* the saturated controller stands for a share no flow reaches */
-	if (m_fair >= AQM_AFD_FAIR_MAX)
-		return false;
-	return aqm_share_hit(aqm_afd_share(m_fair, unit),
-			     (s64)(m_i << AQM_AFD_SCALE_SHIFT), rnd);
+	struct aqm_afd_sides s;
+
+	return aqm_afd_over(m_fair, unit, m_i, &s) &&
+	       aqm_share_hit(s.share, s.count, rnd);
 }
 
 /**

@@ -158,6 +158,7 @@ static int afd_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	struct afd_sched_data *q = qdisc_priv(sch);
 	u32 id = aqm_flow_id(skb, &q->key);
 	u64 now = ktime_get_ns();
+	struct aqm_afd_sides sides;
 	u64 m_i;
 	int ret;
 
@@ -176,12 +177,16 @@ static int afd_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		return qdisc_drop(skb, sch, to_free);
 	}
 
-	/* no random draw for a flow under its share (most, on a fair link) */
-	if (aqm_afd_over(q->vars.x, q->unit, m_i) &&
-	    aqm_afd_hit(q->vars.x, q->unit, m_i, get_random_u32())) {
+	/* no random draw for a flow under its share (most, on a fair link),
+	 * and the share computed once: aqm_afd_hit() and aqm_afd_prob_le()
+	 * on the sides aqm_afd_over() found
+	 */
+	if (aqm_afd_over(q->vars.x, q->unit, m_i, &sides) &&
+	    aqm_share_hit(sides.share, sides.count, get_random_u32())) {
 		ret = aqm_qdisc_signal(skb, sch, to_free, q->cfg.ecn &&
-				       aqm_afd_prob_le(q->vars.x, q->unit, m_i,
-						       q->ecn_ceil),
+				       aqm_share_prob_le(sides.share,
+							 sides.count,
+							 q->ecn_ceil),
 				       &q->stats.marks, &q->stats.early_drops);
 		if (ret)
 			return ret;

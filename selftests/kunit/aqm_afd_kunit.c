@@ -159,18 +159,33 @@ static void aqm_afd_over_gates_hit(struct kunit *test)
 			for (k = 0; k < 6; k++) {
 				/* m_i around the share: edge - 2 .. edge + 3 */
 				u64 m_i = max_t(s64, edge + k - 2, 0);
-				bool o = aqm_afd_over(fairs[f], units[u], m_i);
+				struct aqm_afd_sides s = {};
+				bool o = aqm_afd_over(fairs[f], units[u], m_i,
+						      &s);
 
 				over += o;
 				KUNIT_EXPECT_EQ(test, o,
 						aqm_afd_hit(fairs[f], units[u],
 							    m_i, 0));
-				for (r = 0; !o && r < ARRAY_SIZE(rnds); r++) {
+				for (r = 0; r < ARRAY_SIZE(rnds); r++) {
 					bool h = aqm_afd_hit(fairs[f], units[u],
 							     m_i, rnds[r]);
 
-					KUNIT_EXPECT_FALSE(test, h);
+					/* the enqueue's path on the sides */
+					KUNIT_EXPECT_EQ(test, h, o &&
+							aqm_share_hit(s.share,
+								      s.count,
+								      rnds[r]));
 				}
+				if (o)
+					KUNIT_EXPECT_EQ(test,
+							aqm_share_prob_le(s.share,
+									  s.count,
+									  1ULL << 31),
+							aqm_afd_prob_le(fairs[f],
+									units[u],
+									m_i,
+									1ULL << 31));
 			}
 		}
 	}

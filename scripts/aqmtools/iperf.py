@@ -25,6 +25,16 @@ def udp_goodput(path: str) -> tuple[float, float]:
     return max(0.0, float(s["bits_per_second"]) * (1 - lost / 100)), lost
 
 
+def udp_stream_goodputs(path: str) -> list[float]:
+    """bit/s that arrived of every UDP stream of the client run in PATH
+    (`iperf3 -u -P N`): each stream's sent rate less what the server
+    reported lost of it, never below 0 (see udp_goodput)."""
+    return [
+        max(0.0, float(u["bits_per_second"]) * (1 - float(u["lost_percent"]) / 100))
+        for u in (s["udp"] for s in _end(path)["streams"])
+    ]
+
+
 def tcp_rates(path: str) -> list[float]:
     """The receiver's bit/s of every TCP stream of the client run in PATH."""
     return [float(s["receiver"]["bits_per_second"]) for s in _end(path)["streams"]]

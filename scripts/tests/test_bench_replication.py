@@ -14,7 +14,7 @@ from aqmtools.bench import archive, report, testbed
 from aqmtools.bench.experiment import PKT_BYTES, describe_spec, expand_spec, load, time_to_queue
 from aqmtools.bench.intervals import betainc, mean_ci, paired, t_cdf, t_ppf
 from aqmtools.bench.run import requested_bytes, run_name, select_seeds
-from aqmtools.bench.stats import censored_quantile, read_web
+from aqmtools.bench.stats import censored_quantile, read_web, udp_goodputs
 
 HEADER = (
     "user,conn,server,start_us,first_byte_us,end_us,req_bytes,resp_bytes,persistent,status,"
@@ -418,3 +418,25 @@ def test_archived_web_logs_read_as_the_originals() -> None:
     assert lines[2] == "1000,5000,1200,ok,"
     assert lines[3] == "2000,7000,300,unfinished,90000"
     assert read_web([archive.web_restore(packed)]) == read_web([text])
+
+
+def test_a_udp_flow_that_never_started_stays_so_in_the_archive(tmp_path: Path) -> None:
+    d = tmp_path / "run"
+    d.mkdir()
+    (d / "run.json").write_text(json.dumps({"warmup_s": 1, "duration_s": 10}))
+    for name in ("tc-before.json", "tc-after.json"):
+        (d / name).write_text("[]")
+    started = {
+        "start": {"connected": [{"socket": 5}]},
+        "intervals": [{"x": 1}],
+        "end": {"sum": {"packets": 100, "lost_packets": 10, "seconds": 10.0}},
+    }
+    # iperf3 3.12 after a lost handshake: nothing connected, no result
+    lost = {"start": {"connected": []}, "intervals": [], "end": {}}
+    (d / "iperf-udp4.json").write_text(json.dumps(started))
+    (d / "iperf-udp5.json").write_text(json.dumps(lost))
+    files = archive._run_files(d)
+    texts = [files["iperf-udp4.json"].decode(), files["iperf-udp5.json"].decode()]
+    assert udp_goodputs(texts) == [pytest.approx(90 * 1400 * 8 / 10), None]
+    # a flow that started keeps only its end, the bytes of earlier archives
+    assert json.loads(texts[0]) == {"end": started["end"]}

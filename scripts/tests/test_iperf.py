@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from aqmtools.iperf import tcp_rates, tcp_total, udp_goodput
+from aqmtools.iperf import tcp_rates, tcp_total, udp_goodput, udp_stream_goodputs
 
 
 def test_udp_goodput_takes_the_loss_off(tmp_path: Path) -> None:
@@ -22,6 +22,17 @@ def test_udp_goodput_is_never_negative(tmp_path: Path) -> None:
     f = tmp_path / "u.json"
     f.write_text(json.dumps({"end": {"sum": {"bits_per_second": 2e6, "lost_percent": 100.6}}}))
     assert udp_goodput(str(f)) == (0.0, 100.6)
+
+
+def test_udp_stream_goodputs_one_a_stream(tmp_path: Path) -> None:
+    f = tmp_path / "u.json"
+    streams = [
+        {"udp": {"bits_per_second": 2e5, "lost_percent": 50.0}},
+        {"udp": {"bits_per_second": 2e5, "lost_percent": 0.0}},
+        {"udp": {"bits_per_second": 2e5, "lost_percent": 101.0}},
+    ]
+    f.write_text(json.dumps({"end": {"streams": streams}}))
+    assert udp_stream_goodputs(str(f)) == [pytest.approx(1e5), 2e5, 0.0]
 
 
 def test_tcp_rates_per_stream_and_summed(tmp_path: Path) -> None:

@@ -115,8 +115,13 @@ def _run_files(rundir: Path, every: int = THIN) -> dict[str, bytes]:
     for p in sorted(rundir.glob("flent-*.txt")):
         files[p.name] = p.read_bytes()
     for p in sorted(rundir.glob("iperf-*.json")):
-        end = json.loads(p.read_text()).get("end", {})
-        files[p.name] = (json.dumps({"end": end}) + "\n").encode()
+        j = json.loads(p.read_text())
+        ipf: dict[str, Any] = {"end": j.get("end", {})}
+        # a UDP flow whose handshake was lost: stats.udp_goodputs knows it
+        # by its empty "connected" (the started ones' bytes stay as before)
+        if "start" in j and not j["start"].get("connected"):
+            ipf["start"] = {"connected": []}
+        files[p.name] = (json.dumps(ipf) + "\n").encode()
     trace = rundir / "aqmstat-down.jsonl"
     if trace.exists():
         recs = [json.loads(x) for x in trace.read_text().splitlines() if x.strip()]

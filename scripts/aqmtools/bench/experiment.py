@@ -15,6 +15,12 @@ time, converted at the bottleneck's rate: "{29ms}" becomes the packets of
 PKT_BYTES that the bottleneck sends in 29 ms, "{29ms:bytes}" those bytes;
 so one experiment is the same experiment at 4, 10 or 100 Mbit/s.
 
+Unresponsive traffic: udp_rate gives udp_flows (default 1) UDP flows
+(iperf3) beside the workload, each sending at that rate, a rate
+("2mbit") or a multiple of the fair share ("share:2"), the share being
+the bottleneck's rate over the long-lived flows (the long TCP flows of a
+long workload and the UDP flows), computed when the file is read.
+
 A [[qdisc]] may run on a bottleneck of its own rate, at least the
 experiment's: the papers' uncongested reference is the same population of
 users on a link ten times faster. Its users are still those of the
@@ -156,7 +162,11 @@ class Experiment:
     qdiscs: list[Qdisc]
     cc: str = "reno"
     long_flows: int = 0
+    # the rate of each unresponsive UDP flow (0: none) and their number
     udp_rate_bps: int = 0
+    udp_flows: int = 0
+    # N of udp_rate = "share:N" (0: the rate was given as a rate)
+    udp_share: float = 0.0
     calibrate_users: int = 40
     flent_tests: list[str] = field(default_factory=list)
     flent_streams: int = 4
@@ -207,10 +217,12 @@ class Experiment:
         return [round(rng.uniform(lo, hi), 1) for _ in range(self.clients)]
 
     def long_starts_s(self, seed: int) -> list[float]:
-        """The start offset of each long flow (and the UDP flow last), in
-        [0, 1) s, drawn with SEED: a seed moves the start times too. The
-        UDP flow's is drawn and no longer used (it starts first, see
-        run.Bench.start_udp), so that the TCP flows' stay as they were."""
+        """The start offset of each long flow (and one more last when there
+        is UDP traffic), in [0, 1) s, drawn with SEED: a seed moves the
+        start times too. The last was the single UDP flow's, and is drawn
+        and no longer used (the UDP flows, however many, all start first,
+        see run.Bench.start_udp), so that the TCP flows' stay as they were
+        for every experiment already run."""
         n = self.long_flows + (1 if self.udp_rate_bps else 0)
         rng = random.Random(f"long-starts-{seed}")
         return [round(rng.uniform(0, 1), 3) for _ in range(n)]
@@ -270,6 +282,8 @@ def load(text: str) -> Experiment:
     if workload not in WORKLOADS:
         raise ValueError(f"workload {workload!r}: one of {', '.join(WORKLOADS)}")
     rate_bps = parse_rate(_get(t, "rate", str))
+    long_flows = _get(t, "long_flows", int, 0)
+    udp_rate_bps, udp_flows, udp_share = _udp(t, rate_bps, long_flows if "long" in workload else 0)
     qdiscs = [_qdisc(q, rate_bps) for q in _get(t, "qdisc", list)]
     names = [q.name for q in qdiscs]
     if not qdiscs or len(set(names)) != len(names):
@@ -290,8 +304,10 @@ def load(text: str) -> Experiment:
         workload=workload,
         qdiscs=qdiscs,
         cc=_get(t, "cc", str, "reno"),
-        long_flows=_get(t, "long_flows", int, 0),
-        udp_rate_bps=parse_rate(t["udp_rate"]) if "udp_rate" in t else 0,
+        long_flows=long_flows,
+        udp_rate_bps=udp_rate_bps,
+        udp_flows=udp_flows,
+        udp_share=udp_share,
         calibrate_users=_get(t, "calibrate_users", int, 40),
         flent_tests=list(_get(t, "flent_tests", list, [])),
         flent_streams=_get(t, "flent_streams", int, 4),
@@ -328,6 +344,40 @@ def load(text: str) -> Experiment:
         for spec in (q.spec, q.ecn_spec):
             expand_spec(spec, exp.rate_of(q))
     return exp
+
+
+_SHARE = re.compile(r"share:(\d+(?:\.\d+)?)")
+
+
+def fair_share_bps(rate_bps: float, long_flows: int, udp_flows: int) -> float:
+    """A long-lived flow's fair share of RATE_BPS among LONG_FLOWS TCP
+    flows and UDP_FLOWS UDP flows."""
+    return rate_bps / (long_flows + udp_flows)
+
+
+def _udp(t: dict[str, Any], rate_bps: int, long_flows: int) -> tuple[int, int, float]:
+    """The UDP traffic of a file: each flow's rate in bit/s, the number of
+    flows and N of udp_rate = "share:N" (0 for a rate), all 0 without
+    udp_rate. "share:N" is N times the fair share of RATE_BPS among
+    LONG_FLOWS long TCP flows and the UDP flows (rounded to a bit/s)."""
+    if "udp_rate" not in t:
+        if "udp_flows" in t:
+            raise ValueError("udp_flows needs udp_rate (the rate of each UDP flow)")
+        return 0, 0, 0.0
+    text = _get(t, "udp_rate", str)
+    flows = _get(t, "udp_flows", int, 1)
+    if flows < 1:
+        raise ValueError(f"udp_flows must be at least 1, not {flows}")
+    if not text.strip().lower().startswith("share:"):
+        return parse_rate(text), flows, 0.0
+    m = _SHARE.fullmatch(text.strip().lower())
+    share = float(m.group(1)) if m else 0.0
+    if share <= 0:
+        raise ValueError(f'udp_rate {text!r}: "share:N" with N > 0 (times the fair share)')
+    bps = round(share * fair_share_bps(rate_bps, long_flows, flows))
+    if bps <= 0:
+        raise ValueError(f"udp_rate {text!r} comes to less than 1 bit/s")
+    return bps, flows, share
 
 
 def _qdisc(q: Any, exp_rate_bps: int) -> Qdisc:

@@ -49,6 +49,7 @@ from aqmtools.bench.stats import (
     censored_quantile,
     jain,
     read_run,
+    unresponsive,
 )
 
 # the qdisc's own state worth plotting beside the queue, per kind
@@ -472,6 +473,43 @@ def long_flows_table(cells: list[list[Run]]) -> list[str]:
     return [*lines, ""]
 
 
+def unresponsive_table(cells: list[list[Run]]) -> list[str]:
+    """How the unresponsive UDP flows fared against the long TCP flows
+    (stats.Unresponsive), per qdisc: means and 95% intervals over the
+    seeds whose runs had both."""
+    figs = [[f for r in runs if (f := unresponsive(r)) is not None] for runs in cells]
+    if not any(figs):
+        return []
+    lines = [
+        "Unresponsive flows (mean ± 95% interval over the seeds). A flow's fair share is "
+        "the downstream bottleneck's measured throughput (bytes its qdisc sent over the "
+        "measured window, headers included: a flow's payload at exactly its share reads "
+        "about 0.96) over the TCP and UDP flows; goodputs are iperf3's over each flow's "
+        "whole test. UDP: the UDP flows' goodput in all over "
+        "their fair shares (a flow that never started counts 0); TCP lowest: the TCP flow "
+        "that got least, over its fair share; Jain: over the TCP flows' goodputs; never "
+        "started: UDP flows whose handshake was lost, of all the seeds' UDP flows:",
+        "",
+        "| qdisc | seeds | flows TCP + UDP | UDP / fair share | TCP lowest / fair share "
+        "| Jain (TCP) | UDP never started |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for runs, fs in zip(cells, figs, strict=True):
+        if not fs:
+            lines.append(f"| {label(runs[0].meta)} | 0 | - | - | - | - | - |")
+            continue
+        counts = sorted({f"{f.tcp_flows} + {f.udp_flows}" for f in fs})
+        udp = mean_ci([f.udp for f in fs]).fmt(".2f")
+        low = mean_ci([f.tcp_lowest for f in fs]).fmt(".2f")
+        jn = mean_ci([f.jain for f in fs]).fmt(".3f")
+        missing = f"{sum(f.udp_missing for f in fs)}/{sum(f.udp_flows for f in fs)}"
+        lines.append(
+            f"| {label(runs[0].meta)} | {len(fs)} | {', '.join(counts)} | {udp} | {low} "
+            f"| {jn} | {missing} |"
+        )
+    return [*lines, ""]
+
+
 def table1(res: Results) -> list[str]:
     """The DCN paper's table 1: per qdisc and load, loss %, completed
     exchanges and Mbit/s without and with ECN side by side (means ± 95%
@@ -574,6 +612,7 @@ def summary(res: Results, plots: dict[tuple[float, bool], list[str]], extra: lis
             lines += rtt_table(cells)
             lines += size_table(cells)
             lines += long_flows_table(cells)
+            lines += unresponsive_table(cells)
             for runs in cells:
                 r = runs[0]
                 for name, text in sorted(r.flent.items()):

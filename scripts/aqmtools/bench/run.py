@@ -34,6 +34,7 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -47,8 +48,10 @@ WEB_PORT = 8080
 FLENT_STREAMS = {"tcp_nup": "upload_streams", "tcp_ndown": "download_streams"}
 IPERF_PORT = 5201
 SAMPLE_MS = 10
-# what the UDP flow is given to connect before the other traffic starts
+# what the UDP flows are given to connect before the other traffic starts
 UDP_HANDSHAKE_S = 1.5
+# each UDP datagram's payload (bytes), which stats.udp_goodputs assumes
+UDP_PAYLOAD = 1400
 
 
 def log(msg: str) -> None:
@@ -100,6 +103,31 @@ def run_setting(
 def split(total: int, parts: int) -> list[int]:
     """TOTAL as PARTS near-equal integers (the first ones larger)."""
     return [total // parts + (i < total % parts) for i in range(parts)]
+
+
+@dataclass(frozen=True)
+class Flow:
+    """Where one iperf3 flow runs: its number k (which names its JSON file,
+    iperf-PROTO{k}.json), the port of its own server, and the indices of
+    its client and server hosts in the testbed."""
+
+    proto: str
+    k: int
+    port: int
+    client: int
+    server: int
+
+
+def iperf_flows(long_flows: int, udp_flows: int, clients: int, servers: int) -> list[Flow]:
+    """The long TCP flows (k = 0 .. LONG_FLOWS - 1), then the UDP flows
+    numbered on after them (k = LONG_FLOWS ..): flow k listens on
+    IPERF_PORT + k, so that no two share a port, and runs from client host
+    k mod CLIENTS to server host k mod SERVERS, round-robin, the UDP flows
+    continuing where the TCP flows stopped (they see the RTTs in turn)."""
+    if IPERF_PORT + long_flows + udp_flows - 1 > 65535:
+        raise ValueError(f"{long_flows + udp_flows} iperf3 flows need ports beyond 65535")
+    kinds = ["tcp"] * long_flows + ["udp"] * udp_flows
+    return [Flow(p, k, IPERF_PORT + k, k % clients, k % servers) for k, p in enumerate(kinds)]
 
 
 class Bench:
@@ -205,42 +233,52 @@ class Bench:
         """webgen's workload model."""
         return "closed" if self.exp.workload.startswith("closed") else "web"
 
+    def flows(self, proto: str) -> list[Flow]:
+        """The iperf3 flows of PROTO ("tcp" or "udp") of the experiment."""
+        every = iperf_flows(
+            self.exp.long_flows, self.exp.udp_flows, len(self.tb.clients), len(self.tb.servers)
+        )
+        return [f for f in every if f.proto == proto]
+
     def start_udp(self, duration: float, rundir: Path) -> None:
-        """The unresponsive UDP flow (iperf3), started before any other
-        traffic and given UDP_HANDSHAKE_S to connect: iperf3 3.12's UDP
-        handshake is one datagram each way, with no retry, and a lost one
-        ends the flow before it sends (in sfred-10mbit, when it started
-        beside the web traffic's first second, red lost it on 2 of 3
-        seeds). It ends with the run."""
-        k = self.exp.long_flows
-        server = self.tb.servers[k % len(self.tb.servers)]
-        client = self.tb.clients[k % len(self.tb.clients)]
-        self.spawn(ns(server.ns, "iperf3", "-s", "-1", "-p", str(IPERF_PORT + k)))
+        """The unresponsive UDP flows (iperf3, a server and a client each,
+        on a port and hosts of their own, see iperf_flows), all started
+        before any other traffic and then given UDP_HANDSHAKE_S, once, to
+        connect: iperf3 3.12's UDP handshake is one datagram each way, with
+        no retry, and a lost one ends the flow before it sends (in
+        sfred-10mbit, when it started beside the web traffic's first
+        second, red lost it on 2 of 3 seeds). They end with the run."""
+        flows = self.flows("udp")
+        for f in flows:
+            server = self.tb.servers[f.server]
+            self.spawn(ns(server.ns, "iperf3", "-s", "-1", "-p", str(f.port)))
         time.sleep(0.5)
-        cmd = ns(client.ns, "iperf3", "-c", server.addr, "-p", str(IPERF_PORT + k), "-R")
-        cmd += ["-t", f"{duration:g}", "-J", "-u", "-b", str(self.exp.udp_rate_bps)]
-        cmd += ["-l", "1400"]
-        self.spawn(cmd, stdout=rundir / f"iperf-udp{k}.json")
+        for f in flows:
+            server, client = self.tb.servers[f.server], self.tb.clients[f.client]
+            cmd = ns(client.ns, "iperf3", "-c", server.addr, "-p", str(f.port), "-R")
+            cmd += ["-t", f"{duration:g}", "-J", "-u", "-b", str(self.exp.udp_rate_bps)]
+            cmd += ["-l", str(UDP_PAYLOAD)]
+            self.spawn(cmd, stdout=rundir / f"iperf-udp{f.k}.json")
         time.sleep(UDP_HANDSHAKE_S)
 
     def start_long(self, duration: float, rundir: Path, seed: int) -> None:
         """long_flows bulk TCP flows (iperf3), spread over the client hosts
         so that they have different RTTs, each starting at its seeded
         offset and ending with the run."""
-        flows = [("tcp", k) for k in range(self.exp.long_flows)]
+        flows = self.flows("tcp")
         starts = self.exp.long_starts_s(seed)
-        for _, k in flows:
-            server = self.tb.servers[k % len(self.tb.servers)]
-            self.spawn(ns(server.ns, "iperf3", "-s", "-1", "-p", str(IPERF_PORT + k)))
+        for f in flows:
+            server = self.tb.servers[f.server]
+            self.spawn(ns(server.ns, "iperf3", "-s", "-1", "-p", str(f.port)))
         time.sleep(0.5)
-        for proto, k in flows:
-            server = self.tb.servers[k % len(self.tb.servers)]
-            client = self.tb.clients[k % len(self.tb.clients)]
+        for f in flows:
+            server, client = self.tb.servers[f.server], self.tb.clients[f.client]
+            start = starts[f.k]
             # the server sends (-R), as web servers do: downstream bottleneck
-            cmd = ns(client.ns, "iperf3", "-c", server.addr, "-p", str(IPERF_PORT + k), "-R")
-            cmd += ["-t", f"{duration - starts[k]:g}", "-J", "-C", self.exp.cc]
-            cmd = ["sh", "-c", f'sleep {starts[k]:g}; exec "$@"', "sh", *cmd]
-            self.spawn(cmd, stdout=rundir / f"iperf-{proto}{k}.json")
+            cmd = ns(client.ns, "iperf3", "-c", server.addr, "-p", str(f.port), "-R")
+            cmd += ["-t", f"{duration - start:g}", "-J", "-C", self.exp.cc]
+            cmd = ["sh", "-c", f'sleep {start:g}; exec "$@"', "sh", *cmd]
+            self.spawn(cmd, stdout=rundir / f"iperf-{f.proto}{f.k}.json")
 
     def run_flent(self, test: str, q: Qdisc, duration: float, rundir: Path) -> int:
         """One flent test from the first client host to the first server
@@ -427,6 +465,10 @@ class Bench:
             "host_route": testbed.host_profile(self.exp)[1].strip(),
             "cc": self.exp.cc,
             "drain_s": self.exp.drain_s,
+            # the flows the run started (stats counts them from their files)
+            "long_flows": self.exp.long_flows if "long" in self.exp.workload else 0,
+            "udp_flows": self.exp.udp_flows,
+            "udp_rate_bps": self.exp.udp_rate_bps,
             "users": users,
             # flent runs its tests one after the other
             "duration_s": d * max(1, len(self.exp.flent_tests)),

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from aqmtools.bench.experiment import fair_share_bps
+
 # xstats keys under which qdiscs report ECN marks (tc -j names)
 MARK_KEYS = ("marks", "marked", "ecn_mark")
 
@@ -267,6 +269,48 @@ class Run:
         if self.udp_missing:
             out.append("UDP flow never started")
         return out
+
+
+@dataclass(frozen=True)
+class Unresponsive:
+    """The unresponsive UDP flows against the long TCP flows of one run.
+
+    A flow's fair share is the downstream bottleneck's measured throughput
+    (LinkFigures: the bytes its qdisc sent, headers included, over the
+    measured window) over the TCP and the UDP flows. udp is the UDP
+    flows' goodput in all over their fair shares (a flow that never
+    started counts 0); tcp_lowest the goodput of the TCP flow that got
+    least over its fair share; jain the index of the TCP flows' goodputs.
+    """
+
+    tcp_flows: int
+    udp_flows: int
+    udp_missing: int
+    fair_bps: float
+    udp: float
+    tcp_lowest: float
+    jain: float
+
+
+def unresponsive(r: Run) -> Unresponsive | None:
+    """R's figures of unresponsive flows; None unless it had both UDP
+    flows and long TCP flows (counted from their iperf3 files)."""
+    udp_flows = len(r.udp) + r.udp_missing
+    tcp_flows = len(r.goodputs)
+    if not udp_flows or not tcp_flows:
+        return None
+    link_bps = 8 * r.link.sent_bytes / r.link.seconds if r.link.seconds > 0 else 0.0
+    fair = fair_share_bps(link_bps, tcp_flows, udp_flows)
+    nan = float("nan")
+    return Unresponsive(
+        tcp_flows=tcp_flows,
+        udp_flows=udp_flows,
+        udp_missing=r.udp_missing,
+        fair_bps=fair,
+        udp=sum(r.udp) / (udp_flows * fair) if fair > 0 else nan,
+        tcp_lowest=min(r.goodputs) / fair if fair > 0 else nan,
+        jain=jain(r.goodputs),
+    )
 
 
 def read_run(rundir: Path) -> Run:

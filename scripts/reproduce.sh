@@ -19,7 +19,9 @@
 #   --seed: only these reporting seeds this time (the others later)
 #   AQM_BENCH_DIR: where the results folders are (default build/bench)
 # Papers: dcn (Le et al., "Differential congestion notification: taming
-# the elephants"; scripts/bench/experiments/repro-dcn-*.toml)
+# the elephants"; scripts/bench/experiments/repro-dcn-*.toml); aqmecn (Le
+# et al., "The effects of active queue management and explicit congestion
+# notification on Web performance"; repro-aqmecn-*.toml)
 set -euo pipefail
 # shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
@@ -58,6 +60,12 @@ listing=$(plan files "$paper") || exit 1
 if [ "$dry" -eq 1 ]; then
 	plan describe "$paper" "$bench_dir" "${seeds[@]}"
 	exit 0
+fi
+# the page is the last step: a paper without its generator is refused now,
+# not after hours of runs
+if ! (cd "$AQM_TOP" && PYTHONPATH=scripts python3 -c \
+	'import sys; from aqmtools.repro.page import PAGES; sys.exit(sys.argv[1] not in PAGES)' "$paper"); then
+	aqm_die "$paper: aqmtools/repro/page.py has no page generator for it yet; its parts run one at a time with scripts/bench.sh FILE --keep --seed N (FILE: $(plan files "$paper" | cut -d' ' -f1 | xargs -n1 basename | paste -sd' '))"
 fi
 mapfile -t entries <<<"$listing"
 # every file's seeds are checked (and a stale folder refused) before the

@@ -92,7 +92,7 @@ def _hold(out: Path, file: Path, seed: int, runs: int | None = None) -> None:
 
 
 def test_unknown_papers_are_refused_naming_the_known_ones() -> None:
-    with pytest.raises(plan.PlanError, match="are dcn"):
+    with pytest.raises(plan.PlanError, match="are aqmecn, dcn"):
         plan.paper_files("red")
     assert [f.name for f in plan.paper_files("dcn")] == [
         "repro-dcn-paper.toml",
@@ -173,7 +173,10 @@ def test_reproduce_dry_run_prints_the_plan_and_runs_nothing(tmp_path: Path) -> N
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--dry-run", "red"], "unknown paper 'red': the papers with a reproduction are dcn"),
+        (
+            ["--dry-run", "red"],
+            "unknown paper 'red': the papers with a reproduction are aqmecn, dcn",
+        ),
         (["--dry-run"], "which paper?"),
         (["--dry-run", "--seed", "x", "dcn"], "--seed needs a seed number"),
         (["--dry-run", "--seed", "7", "dcn"], "not its reporting seeds"),
@@ -243,6 +246,8 @@ def test_reproduce_runs_what_is_missing_and_publishes(tmp_path: Path) -> None:
 
     def reproduce(*args: str) -> list[str]:
         log.write_text("")
+        # run from outside any tree: python3 -m puts the working directory
+        # first on sys.path, and pytest's (scripts/) holds the real aqmtools
         p = subprocess.run(
             ["bash", str(tree / "scripts/reproduce.sh"), *args],
             capture_output=True,
@@ -250,6 +255,7 @@ def test_reproduce_runs_what_is_missing_and_publishes(tmp_path: Path) -> None:
             env=env,
             check=False,
             timeout=300,
+            cwd=tmp_path,
         )
         assert p.returncode == 0, p.stderr
         return log.read_text().splitlines()

@@ -37,6 +37,14 @@ EXPERIMENTS = TOP / "scripts" / "bench" / "experiments"
 # hosts first, so that its own page is there first
 PAPERS: dict[str, tuple[str, ...]] = {
     "dcn": ("repro-dcn-paper.toml", "repro-dcn-linux.toml"),
+    # the AQM/ECN paper: its uniform RTTs (sections IV-V), then the wide RTT
+    # classes that stand in for its measured distribution (section VI)
+    "aqmecn": (
+        "repro-aqmecn-paper.toml",
+        "repro-aqmecn-widertt-paper.toml",
+        "repro-aqmecn-linux.toml",
+        "repro-aqmecn-widertt-linux.toml",
+    ),
 }
 # seconds a run takes on the development machine, setup and the VM's boot
 # spread over a part included (docs/timings.md: a part of 14 runs of 60 s

@@ -9,6 +9,7 @@ import random
 from pathlib import Path
 
 import pytest
+from tcdump import tc_dump
 
 from aqmtools.bench import archive, report, testbed
 from aqmtools.bench.experiment import PKT_BYTES, describe_spec, expand_spec, load, time_to_queue
@@ -243,11 +244,7 @@ def test_host_profiles_set_their_sysctls_and_route_options() -> None:
 # --- the report over seeds ------------------------------------------------
 
 
-def _q(packets: int, nbytes: int, drops: int) -> list[dict[str, object]]:
-    return [
-        {"kind": "htb", "handle": "1:", "packets": 0, "bytes": 0, "drops": 0},
-        {"kind": "x", "handle": "10:", "packets": packets, "bytes": nbytes, "drops": drops},
-    ]
+_q = tc_dump
 
 
 def _run(out: Path, qdisc: str, seed: int, drops: int, rts_ms: list[int], order: int) -> None:

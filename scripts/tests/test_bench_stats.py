@@ -7,6 +7,7 @@ import math
 from pathlib import Path
 
 import pytest
+from tcdump import tc_dump
 
 from aqmtools.bench import report
 from aqmtools.bench.run import eta_s, received_bytes, split, users_for
@@ -80,17 +81,7 @@ def test_population_for_a_load() -> None:
 
 
 def _q(packets: int, nbytes: int, drops: int, **extra: int) -> list[dict[str, object]]:
-    return [
-        {"kind": "htb", "handle": "1:", "packets": 0, "bytes": 0, "drops": 0},
-        {
-            "kind": "pi",
-            "handle": "10:",
-            "packets": packets,
-            "bytes": nbytes,
-            "drops": drops,
-            **extra,
-        },
-    ]
+    return tc_dump(packets, nbytes, drops, "pi", **extra)
 
 
 def test_link_figures_are_differences_over_the_run() -> None:

@@ -32,6 +32,7 @@ def test_the_claims_each_say_where_the_paper_makes_them() -> None:
     assert len(set(keys)) == len(keys)
     for c in aqmecn.CLAIMS:
         assert c.statement and c.quote and c.test
+        assert bool(c.note) == bool(c.qualifier)
         assert SECTION.search(c.where), c.key
         assert c.loads and all(x in aqmecn.PREDECESSOR_LOADS for x in c.loads)
         assert c.rtts in (aqmecn.UNIFORM, aqmecn.MEASURED)
@@ -54,8 +55,11 @@ def test_the_points_give_their_numbers_as_quoted() -> None:
             ms = round(p.seconds * 1000, 6)
             assert f"{ms:g} ms" in p.quote or f"{p.seconds:g} second" in p.quote
         assert p.approx == bool(re.search(r"\b(about|approximately)\b", p.quote))
+        # a design that ran without ECN in a point with ECN
+        assert set(p.no_ecn) <= set(p.schemes) and (p.ecn or not p.no_ecn)
     by_key = {p.key: p for p in aqmecn.POINTS}
     assert len(by_key) == len(aqmecn.POINTS)
+    assert by_key["viii-90-85pct"].no_ecn == (aqmecn.ARED_BYTE,)
     assert (by_key["fig4-90-125ms"].percent, by_key["fig4-90-125ms"].seconds) == (40, 0.125)
     assert (by_key["fig4-98-300ms"].percent, by_key["fig4-98-300ms"].seconds) == (65, 0.3)
     assert by_key["fig5-98-50s"].percent == 99.95
@@ -74,6 +78,10 @@ def test_the_tables_and_figures_the_text_names() -> None:
             assert e.values_lost and e.statements
         assert e.section and e.what
     assert all(what and why for what, why in aqmecn.LOST)
+    # the claims the reproduction page links to each exhibit
+    assert set(aqmecn.EXHIBIT_CLAIMS) == set(names)
+    keys = {c.key for c in aqmecn.CLAIMS}
+    assert all(set(ks) <= keys for ks in aqmecn.EXHIBIT_CLAIMS.values())
 
 
 def test_the_settings_as_printed() -> None:
@@ -101,6 +109,7 @@ def _quotes() -> list[str]:
         *(s.quote for s in aqmecn.SETTINGS),
         *(p.quote for p in aqmecn.POINTS),
         *(c.quote for c in aqmecn.CLAIMS),
+        *(c.qualifier for c in aqmecn.CLAIMS if c.qualifier),
         *(q for e in aqmecn.EXHIBITS for _, q in e.statements),
         *(e.caption for e in aqmecn.EXHIBITS if e.caption),
     ]

@@ -11,6 +11,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from tcdump import tc_dump
+
 from aqmtools.bench.intervals import Paired, mean_ci
 from aqmtools.repro import dcn, page, plan
 
@@ -32,11 +34,7 @@ def _row(start: int, end: int, size: int) -> str:
     return f"0,0,10.2.1.2:8080,{start},,{end},300,{size},1,ok,{size}\n"
 
 
-def _q(packets: int, nbytes: int, drops: int) -> list[dict[str, object]]:
-    return [
-        {"kind": "htb", "handle": "1:", "packets": 0, "bytes": 0, "drops": 0},
-        {"kind": "x", "handle": "10:", "packets": packets, "bytes": nbytes, "drops": drops},
-    ]
+_q = tc_dump
 
 
 def _run(
@@ -115,7 +113,7 @@ def _offset(seed: int) -> float:
     return 1.5 * (seed - SEEDS[0])
 
 
-def _loss_claim(tmp_path: Path, dcn_minus_others: dict[int, float]) -> page.Judgement:
+def _loss_claim(tmp_path: Path, dcn_minus_others: dict[int, float]) -> page.Judgement[page.Variant]:
     """Claim (b) on runs whose DCN loses DCN_MINUS_OTHERS[seed] points more
     than every other configuration (5% plus the seed's effect)."""
 

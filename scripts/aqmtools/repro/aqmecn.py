@@ -38,6 +38,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 STORE_TEXT = "aqm-ecn-web-performance-pi-rem-ared.txt"
+# the paper, as the reproduction page names it
+CITATION = (
+    'Le, Aikat, Jeffay and Smith, "The effects of active queue management and explicit '
+    'congestion notification on Web performance", IEEE/ACM Transactions on Networking 15(6), '
+    "2007"
+)
+SHORT_TITLE = "The effects of AQM and ECN on Web performance (Le et al., 2007)"
+# what of it the reproduction covers
+SCOPE = (
+    "PI, REM and ARED with and without ECN against drop-tail on Web traffic, sections IV-VI, "
+    "Figures 4-7 and 10, Tables II-IV, and the claims of the abstract and the conclusions"
+)
 # the paper's congested and uncongested links (section III)
 PAPER_RATE_MBPS = 100
 UNCONGESTED_RATE_MBPS = 1000
@@ -203,7 +215,9 @@ class Point:
     """A point of a response-time distribution that the text gives in
     numbers: PERCENT of the request/response exchanges complete within
     SECONDS (either may be missing), where the designs named compare as
-    SAYS. QUOTE is the paper's words; UNCERTAIN what is inferred."""
+    SAYS. QUOTE is the paper's words; UNCERTAIN what is inferred. ECN is
+    whether the designs ran with ECN, but for those of NO_ECN, which ran
+    without it."""
 
     key: str
     section: str
@@ -218,6 +232,7 @@ class Point:
     quote: str
     says: str
     uncertain: str = ""
+    no_ecn: tuple[str, ...] = ()
 
 
 # the text names Figure 4(e) and (f) as the loads of 90% and 98% without
@@ -328,6 +343,7 @@ POINTS: tuple[Point, ...] = (
         "shortest 85% of all request/response exchanges",
         "ARED byte-mode without ECN equals PI and REM with ECN up to this point",
         f"no figure named; ARED byte-mode runs without ECN, PI and REM with; {BYTES_PRESUMED}",
+        (ARED_BYTE,),
     ),
 )
 
@@ -562,7 +578,27 @@ LOST: tuple[tuple[str, str], ...] = (
     ("the AQMs' parameters", "PI's gains and sampling, REM's, ARED's beyond (12, 36) (IV-A to C)"),
     ("the load calibration and the run length", "section III"),
     ("the new gentle results", "the end of V-B and what follows it before section VI"),
+    ("the end of the abstract", "from within its third bullet on"),
+    ("the start of section VI", "before Figure 10"),
 )
+
+# the claims (CLAIMS' keys) that rest on what each table or figure shows,
+# as the reproduction page links them: inferred from the sections that
+# make the claims and the exhibits those sections cite (Figures 8-9, which
+# the new gentle claim (j) presumably rests on, are lost)
+EXHIBIT_CLAIMS: dict[str, tuple[str, ...]] = {
+    "Fig. 1": (),
+    "Fig. 4(c)": ("c", "d"),
+    "Fig. 4(d)": ("b", "d"),
+    "Fig. 4(e), (f)": ("a", "b", "g", "n"),
+    "Fig. 5": (),
+    "Fig. 6(a)-(d)": ("e", "f", "h", "k", "l"),
+    "Fig. 7(a)-(d)": ("c", "d", "i", "l"),
+    "Fig. 10(a)-(d)": ("o", "p"),
+    "Table II": ("n",),
+    "Table III": ("n",),
+    "Table IV": ("o",),
+}
 
 
 def exhibit(name: str) -> Exhibit | None:
@@ -580,7 +616,8 @@ def exhibit(name: str) -> Exhibit | None:
 class Claim:
     """A claim of the paper: a short STATEMENT (ours), WHERE the paper makes
     it, a short QUOTE, the LOADS and RTTS it is about, and how the
-    reproduction TESTS it."""
+    reproduction TESTS it. NOTE: where the paper itself qualifies it
+    (QUALIFIER, its words, as QUOTE is)."""
 
     key: str
     statement: str
@@ -589,6 +626,8 @@ class Claim:
     loads: tuple[float, ...]
     rtts: str
     test: str
+    note: str = ""
+    qualifier: str = ""
 
 
 CLAIMS: tuple[Claim, ...] = (
@@ -613,6 +652,8 @@ CLAIMS: tuple[Claim, ...] = (
         UNIFORM,
         "at 90% and 98%, ARED byte-mode's response-time median and 90th percentile (no ECN) "
         "below PI's (both modes) and REM's at the same target",
+        "section VII qualifies it at 98%, where ARED byte-mode is best along with PI",
+        "along with PI, also resulted in the best performance at 98% load",
     ),
     Claim(
         "c",

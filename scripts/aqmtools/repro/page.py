@@ -21,8 +21,11 @@ Verdicts, over a claim's comparisons:
                      difference not in the claimed direction (within noise)
   not reproduced     some significant against the claim (named)
   not attempted      a configuration, load or common seed missing (named)
+A comparison printed as context (Check.counted false) counts in none.
 
-Usage: python3 -m aqmtools.repro.page dcn OUT.md DIR...
+Usage: python3 -m aqmtools.repro.page PAPER OUT.md DIR...
+  PAPER: dcn (this module's page) or aqmecn (aqmtools.repro.aqmecn_page,
+  which reuses this module's folders, checks, verdicts and header).
   DIR: results folders, such as build/bench/repro-dcn-paper and
   build/bench/repro-dcn-linux (none or missing ones: the page says so).
 """
@@ -32,10 +35,12 @@ from __future__ import annotations
 import csv
 import inspect
 import math
+import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from aqmtools.bench.experiment import Experiment, load
 from aqmtools.bench.intervals import Interval, Paired, mean_ci, paired
@@ -123,6 +128,8 @@ def read_folder(path: Path) -> Folder:
 
 
 Key = tuple[str, float, bool]
+# a paper's variant: which of our configurations stand for its rows
+V = TypeVar("V")
 
 
 def cell(res: Results, config: str, load_: float, ecn: bool) -> list[Run]:
@@ -200,13 +207,20 @@ class Check:
     """One comparison a claim rests on: B minus A of FIGURE, paired by
     seed; SIGN is the sign the claim gives the difference (-1: B below A).
     TOLERANT: the claim is "equal or superior", so a difference within
-    noise does not go against it."""
+    noise does not go against it. COUNTED: false for a comparison printed
+    beside a claim's as context, which its verdict does not rest on.
+
+    The methods below are how a comparison is computed, judged and
+    printed; a paper whose claims need another kind of comparison (a
+    range, an equality, another folder) overrides them in a subclass
+    (aqmtools.repro.aqmecn_page). These are the DCN page's."""
 
     a: Key
     b: Key
     figure: str
     sign: int
     tolerant: bool = False
+    counted: bool = True
 
     def text(self) -> str:
         a, b = self.a, self.b
@@ -215,6 +229,66 @@ class Check:
         if a[1] == b[1]:
             return f"{self.figure} at {a[1]:.0%}: {b[0]} ({_ecn(b[2])}) minus {a[0]} ({_ecn(a[2])})"
         return f"{self.figure}: {_cell_name(b)} minus {_cell_name(a)}"
+
+    def fig(self) -> Figure:
+        """The figure compared: how a run's is computed and printed."""
+        return FIGURES[self.figure]
+
+    # how the verdict's reason words the comparisons that hold, the mean
+    # differences that are as claimed, and those that fail
+    holds = "significant in the claimed direction"
+    direction = "in the claimed direction"
+    fails = "significant against the claim"
+
+    def state(self, o: Outcome) -> str:
+        """for (significant as claimed), against (significant against the
+        claim) or noise (not significant: within noise, or one seed), of
+        an outcome that has its difference."""
+        assert o.pair is not None
+        if not o.pair.significant:
+            return "noise"
+        return "for" if o.pair.diff.mean * self.sign > 0 else "against"
+
+    def in_direction(self, o: Outcome) -> bool:
+        """The mean difference has the claimed sign (for a tolerant check,
+        or is not significantly against it)."""
+        assert o.pair is not None
+        if self.tolerant:
+            return self.state(o) != "against"
+        return o.pair.diff.mean * self.sign > 0
+
+    def seeds_text(self, o: Outcome) -> str:
+        """The seeds the difference is over, as the page prints them."""
+        assert o.pair is not None
+        n = o.pair.diff.n
+        return f"({n} seed{'s' if n != 1 else ''}: {', '.join(map(str, o.pair.seeds))})"
+
+    def claimed(self, o: Outcome) -> str:
+        """What the claim says of the difference."""
+        claimed = "below" if self.sign < 0 else "above"
+        return f"claimed {claimed} 0{' or equal' if self.tolerant else ''}"
+
+    def how(self, o: Outcome) -> str:
+        """How the difference stands against the claim."""
+        assert o.pair is not None
+        d = o.pair.diff
+        state = self.state(o)
+        if state == "for":
+            return "significant, as claimed"
+        if state == "against":
+            return "significant, AGAINST the claim"
+        where = "one seed, no interval" if d.n < 2 else "within noise"
+        side = "as claimed" if d.mean * self.sign > 0 else "against the claim"
+        if d.mean == 0:
+            side = "zero"
+        return f"{where}, mean {side}"
+
+    def paper_note(self) -> str:
+        """The paper's own values of the two cells, where it gives them."""
+        pa, pb = _paper_value(self.a, self.figure), _paper_value(self.b, self.figure)
+        if pa is not None and pb is not None:
+            return f"; Table 1: {pb} minus {pa}"
+        return ""
 
 
 def _paper_value(k: Key, figure: str) -> str | None:
@@ -229,33 +303,28 @@ def _paper_value(k: Key, figure: str) -> str | None:
 @dataclass(frozen=True)
 class Outcome:
     """A check on one folder's runs: the paired difference, or what is
-    missing for it."""
+    missing for it; REF is A's figure over the seeds of the difference."""
 
     check: Check
     pair: Paired | None
     missing: tuple[str, ...]
     notes: tuple[str, ...]
+    ref: Interval | None = None
 
     @property
     def state(self) -> str:
-        """missing, for (significant as claimed), against (significant
-        against the claim) or noise (not significant: within noise, or
-        one seed)."""
+        """missing, else the check's judgement of the difference: for,
+        against or noise (Check.state)."""
         if self.pair is None or self.pair.diff.n == 0:
             return "missing"
-        if not self.pair.significant:
-            return "noise"
-        return "for" if self.pair.diff.mean * self.check.sign > 0 else "against"
+        return self.check.state(self)
 
     @property
     def in_direction(self) -> bool:
-        """The mean difference has the claimed sign (for a tolerant check,
-        or is not significantly against it)."""
+        """The mean difference is as claimed (Check.in_direction)."""
         if self.pair is None or self.pair.diff.n == 0:
             return False
-        if self.check.tolerant:
-            return self.state != "against"
-        return self.pair.diff.mean * self.check.sign > 0
+        return self.check.in_direction(self)
 
     def line(self) -> str:
         """The comparison and the figures it rests on, for the page."""
@@ -263,28 +332,10 @@ class Outcome:
         if self.state == "missing":
             return f"{c.text()}: not attempted ({'; '.join(self.missing)})"
         assert self.pair is not None
-        f = FIGURES[c.figure]
-        d = self.pair.diff
-        seeds = ", ".join(map(str, self.pair.seeds))
-        diff = d.fmt("+" + f.spec)
-        if self.state == "for":
-            how = "significant, as claimed"
-        elif self.state == "against":
-            how = "significant, AGAINST the claim"
-        else:
-            where = "one seed, no interval" if d.n < 2 else "within noise"
-            side = "as claimed" if d.mean * c.sign > 0 else "against the claim"
-            if d.mean == 0:
-                side = "zero"
-            how = f"{where}, mean {side}"
-        claimed = "below" if c.sign < 0 else "above"
-        text = (
-            f"{c.text()}: {diff} {f.unit} ({d.n} seed{'s' if d.n != 1 else ''}: {seeds}); "
-            f"claimed {claimed} 0{' or equal' if c.tolerant else ''}: {how}"
-        )
-        pa, pb = _paper_value(c.a, c.figure), _paper_value(c.b, c.figure)
-        if pa is not None and pb is not None:
-            text += f"; Table 1: {pb} minus {pa}"
+        f = c.fig()
+        diff = self.pair.diff.fmt("+" + f.spec)
+        text = f"{c.text()}: {diff} {f.unit} {c.seeds_text(self)}; {c.claimed(self)}: {c.how(self)}"
+        text += c.paper_note()
         return text + "".join(f"; {n}" for n in self.notes)
 
 
@@ -294,7 +345,7 @@ def evaluate(res: Results, check: Check) -> Outcome:
     missing = tuple(f"no run of {_cell_name(k)}" for k, rs in runs.items() if not rs)
     if missing:
         return Outcome(check, None, missing, ())
-    f = FIGURES[check.figure]
+    f = check.fig()
     ra, rb = runs[check.a], runs[check.b]
     p = paired({seed_of(r): f.of(r) for r in ra}, {seed_of(r): f.of(r) for r in rb})
     if p.diff.n == 0:
@@ -310,33 +361,37 @@ def evaluate(res: Results, check: Check) -> Outcome:
     bad = sorted({x for r in both for x in r.problems})
     if bad:
         notes.append(f"includes runs marked invalid ({', '.join(bad)})")
-    return Outcome(check, p, (), tuple(notes))
+    ref = mean_ci([f.of(r) for r in ra if seed_of(r) in p.seeds])
+    return Outcome(check, p, (), tuple(notes), ref)
 
 
 def verdict(outcomes: list[Outcome]) -> tuple[str, str]:
-    """The verdict over a claim's comparisons, and why."""
+    """The verdict over a claim's comparisons, and why (those printed as
+    context, not counted, left out)."""
+    outcomes = [o for o in outcomes if o.check.counted]
     n = len(outcomes)
     if not n:
         return NOT_ATTEMPTED, "no comparison"
     missing = [m for o in outcomes for m in o.missing]
     if missing:
         return NOT_ATTEMPTED, "missing: " + "; ".join(dict.fromkeys(missing))
+    c = outcomes[0].check
     against = [o.check.text() for o in outcomes if o.state == "against"]
     if against:
-        return NOT_REPRODUCED, "significant against the claim: " + "; ".join(against)
+        return NOT_REPRODUCED, f"{c.fails}: " + "; ".join(against)
     noise = sum(o.state == "noise" for o in outcomes)
     if not noise:
-        return REPRODUCED, f"all {n} comparisons significant in the claimed direction"
+        return REPRODUCED, f"all {n} comparisons {c.holds}"
     if all(o.in_direction for o in outcomes):
         return IN_DIRECTION, (
-            f"every mean difference in the claimed direction, {noise} of {n} within noise"
+            f"every mean difference {c.direction}, {noise} of {n} within noise"
             if not any(o.check.tolerant for o in outcomes)
             else f"none significantly worse, {noise} of {n} within noise (equal within noise)"
         )
     wrong = [o.check.text() for o in outcomes if not o.in_direction]
     return INCONCLUSIVE, (
-        "none significant against the claim, but the mean difference is not in the claimed "
-        "direction (within noise) for: " + "; ".join(wrong)
+        f"none {c.fails}, but the mean difference is not {c.direction} (within noise) for: "
+        + "; ".join(wrong)
     )
 
 
@@ -447,12 +502,13 @@ def dcn_shifts_bytes_to_short(v: Variant) -> list[Check]:
 
 
 @dataclass(frozen=True)
-class Claim:
-    """A claim of the paper: a letter, a short statement, its checks."""
+class Claim(Generic[V]):
+    """A claim of the paper: a letter, a short statement, its checks for
+    a variant V (which of our configurations stand for the paper's)."""
 
     key: str
     title: str
-    checks: Callable[[Variant], list[Check]]
+    checks: Callable[[V], list[Check]]
 
     @property
     def source(self) -> str:
@@ -483,11 +539,11 @@ CLAIMS = (
 
 
 @dataclass(frozen=True)
-class Judgement:
+class Judgement(Generic[V]):
     """A claim on one folder and one variant (None: the claim does not
     depend on the variant)."""
 
-    variant: Variant | None
+    variant: V | None
     outcomes: list[Outcome]
     verdict: str
     why: str
@@ -500,19 +556,27 @@ def _variant_name(v: Variant | None, checks: list[Check]) -> str:
     return ", ".join(n for n in (v.dcn, v.pi) if n in used)
 
 
-def judge(claim: Claim, res: Results) -> list[Judgement]:
-    """CLAIM on the runs of RES, once for each variant (once in all when
-    its checks do not depend on it)."""
-    lists = [claim.checks(v) for v in VARIANTS]
-    variants: list[Variant | None] = list(VARIANTS)
+def judge_by(
+    claim: Claim[V], variants: Sequence[V], run: Callable[[Check], Outcome]
+) -> list[Judgement[V]]:
+    """CLAIM once for each of VARIANTS (once in all when its checks do
+    not depend on the variant), each check evaluated by RUN."""
+    lists = [claim.checks(v) for v in variants]
+    chosen: list[V | None] = list(variants)
     if all(x == lists[0] for x in lists):
-        lists, variants = lists[:1], [None]
+        lists, chosen = lists[:1], [None]
     out = []
-    for v, checks in zip(variants, lists, strict=True):
-        outcomes = [evaluate(res, c) for c in checks]
+    for v, checks in zip(chosen, lists, strict=True):
+        outcomes = [run(c) for c in checks]
         word, why = verdict(outcomes)
         out.append(Judgement(v, outcomes, word, why))
     return out
+
+
+def judge(claim: Claim[Variant], res: Results) -> list[Judgement[Variant]]:
+    """CLAIM on the runs of RES, once for each variant (once in all when
+    its checks do not depend on it)."""
+    return judge_by(claim, VARIANTS, lambda c: evaluate(res, c))
 
 
 # --- the page ---------------------------------------------------------------
@@ -550,8 +614,23 @@ QUOTED = (
 )
 
 
-def quotes(toml: str) -> list[str]:
-    """The QUOTED parts of an experiment file's header."""
+# an aside in brackets that is a sentence of its own, after a sentence
+_ASIDE = re.compile(r"(?<=\.) \([A-Z][^()]*\.\)")
+
+
+def _elide(text: str) -> str:
+    """TEXT with its asides in brackets after a sentence shown as "[...]"
+    (left out at its end)."""
+    return _ASIDE.sub(" [...]", text).removesuffix(" [...]")
+
+
+def quotes(toml: str, markers: Sequence[str] = QUOTED, lists: bool = False) -> list[str]:
+    """The parts of an experiment file's header that begin with one of
+    MARKERS, to the end of their paragraph. Without LISTS (the DCN page),
+    a paragraph ends at an indented list in it, and its text at an aside in
+    brackets after a sentence. With LISTS, the list is kept, its items
+    markdown items on lines of their own, and asides after a sentence are
+    shown as "[...]"."""
     paras: list[list[str]] = [[]]
     for line in _header_lines(toml):
         if not line.strip():
@@ -561,23 +640,33 @@ def quotes(toml: str) -> list[str]:
     out = []
     for para in paras:
         kept: list[str] = []
+        items: list[list[str]] = []
         for line in para:
             if line.startswith("  ") and kept:
-                break
-            kept.append(line.strip())
+                if not lists:
+                    break
+                if line.startswith("   ") and items:
+                    items[-1].append(line.strip())
+                else:
+                    items.append([line.strip()])
+            elif not items:
+                kept.append(line.strip())
         text = " ".join(kept)
-        for marker in QUOTED:
-            if marker in text:
-                part = text[text.index(marker) :]
-                part = part.split(". (")[0].rstrip(".") + "."
-                out.append(part)
+        for marker in markers:
+            if marker not in text:
+                continue
+            part = text[text.index(marker) :]
+            if not lists:
+                out.append(part.split(". (")[0].rstrip(".") + ".")
+                continue
+            out.append("\n".join([_elide(part), *(f"- {_elide(' '.join(i))}" for i in items)]))
     return out
 
 
-def _expected() -> list[tuple[Path, Experiment | None]]:
+def _expected(paper: str = "dcn") -> list[tuple[Path, Experiment | None]]:
     """The paper's experiment files in the repository, as they read."""
     out: list[tuple[Path, Experiment | None]] = []
-    for f in plan.paper_files("dcn"):
+    for f in plan.paper_files(paper):
         try:
             out.append((f, plan.read(f)))
         except (OSError, ValueError):
@@ -641,30 +730,30 @@ def describe_folder(f: Folder) -> list[str]:
     return lines
 
 
-def _command(dirs: list[str]) -> str:
-    return "PYTHONPATH=scripts python3 -m aqmtools.repro.page dcn docs/reproduction/dcn.md " + (
-        " ".join(dirs)
+def _command(dirs: list[str], paper: str = "dcn") -> str:
+    return (
+        f"PYTHONPATH=scripts python3 -m aqmtools.repro.page {paper} docs/reproduction/{paper}.md "
+        + " ".join(dirs)
     )
 
 
-def header(folders: list[Folder]) -> list[str]:
-    expected = _expected()
-    canonical = [f"build/bench/{e.name if e else p.stem}" for p, e in expected]
+def generated(module: str, folders: list[Folder]) -> list[str]:
+    """The line that says the page is generated, and from what."""
     given = " ".join(_shown(f.path) for f in folders) or "(no folder)"
-    lines = [
-        "# Reproduction: Differential congestion notification (Le et al., 2004)",
-        "",
-        'Le, Aikat, Jeffay and Smith, "Differential congestion notification: taming the '
-        "elephants\", ICNP 2004 (the text in the project's paper store: "
-        "`dcn-taming-the-elephants.txt`): the HTTP experiments of section 5.1, Table 1 and "
-        "the claims made of it and of Figures 5-14. Issue 33.",
-        "",
-        f"This page is generated (`aqmtools/repro/page.py`), here from: {given}. "
+    return [
+        f"This page is generated (`aqmtools/repro/{module}`), here from: {given}. "
         "Do not edit it by hand.",
         "",
-        "## What was run",
-        "",
     ]
+
+
+def what_was_run(
+    paper: str, folders: list[Folder], kind: Callable[[Experiment], str] | None = None
+) -> list[str]:
+    """The section on what ran: each of PAPER's experiments that has no
+    runs here (KIND: what sets it apart, printed beside its end hosts),
+    and each folder given."""
+    lines = ["## What was run", ""]
     if not any(f.runs for f in folders):
         why = "no results folder was given" if not folders else "the folders hold no runs"
         lines += [
@@ -673,14 +762,72 @@ def header(folders: list[Folder]) -> list[str]:
             "",
         ]
     names = {f.name for f in folders if f.runs}
-    for p, e in expected:
+    for p, e in _expected(paper):
         if e is not None and e.name not in names:
+            what = f", {kind(e)}" if kind is not None else ""
             lines.append(
-                f"- `{e.name}` (end hosts `{e.hosts}`, `{_shown(p)}`): not attempted, no runs here."
+                f"- `{e.name}` (end hosts `{e.hosts}`{what}, `{_shown(p)}`): not attempted, "
+                "no runs here."
             )
     for f in folders:
         lines += describe_folder(f)
-    lines += [
+    return lines
+
+
+def quoted(
+    paper: str, folders: list[Folder], markers: Sequence[str] = QUOTED, lists: bool = False
+) -> list[str]:
+    """The quoted parts of the experiment files' headers (quotes()), each
+    once: from the folders' copies, else from the repository's files."""
+    lines = []
+    seen: set[str] = set()
+    sources = [(f"{_shown(f.path)}/experiment.toml", f.toml) for f in folders if f.toml]
+    kept_names = {f.name for f in folders if f.toml}
+    for p, e in _expected(paper):
+        if e is None or e.name not in kept_names:
+            try:
+                sources.append((_shown(p), p.read_text(encoding="utf-8")))
+            except OSError:
+                continue
+    for src, text in sources:
+        for q in quotes(text, markers, lists):
+            if q in seen:
+                continue
+            seen.add(q)
+            lines += [*(f"> {x}" for x in q.split("\n")), ">", f"> (`{src}`)", ""]
+    return lines
+
+
+def regenerate(paper: str, plan_note: str = "") -> list[str]:
+    """The section on how to regenerate the page, its data first
+    (PLAN_NOTE: said of the plan, after "`DRY_RUN=1` prints the plan")."""
+    canonical = [f"build/bench/{e.name if e else p.stem}" for p, e in _expected(paper)]
+    return [
+        "## Regenerate",
+        "",
+        f"The data (resumes where it stopped; `DRY_RUN=1` prints the plan{plan_note}), then "
+        "this page (with the python3 of the project's venv, `~/.cache/linux-aqm/venv`, for "
+        "matplotlib):",
+        "",
+        "```",
+        f"make reproduce PAPER={paper}",
+        _command(canonical, paper),
+        "```",
+        "",
+    ]
+
+
+def header(folders: list[Folder]) -> list[str]:
+    lines = [
+        "# Reproduction: Differential congestion notification (Le et al., 2004)",
+        "",
+        'Le, Aikat, Jeffay and Smith, "Differential congestion notification: taming the '
+        "elephants\", ICNP 2004 (the text in the project's paper store: "
+        "`dcn-taming-the-elephants.txt`): the HTTP experiments of section 5.1, Table 1 and "
+        "the claims made of it and of Figures 5-14. Issue 33.",
+        "",
+        *generated("page.py", folders),
+        *what_was_run("dcn", folders),
         "",
         "## The scaling to 10 Mbit/s",
         "",
@@ -689,34 +836,7 @@ def header(folders: list[Folder]) -> list[str]:
         "say why and how:",
         "",
     ]
-    seen: set[str] = set()
-    sources = [(f"{_shown(f.path)}/experiment.toml", f.toml) for f in folders if f.toml]
-    kept_names = {f.name for f in folders if f.toml}
-    for p, e in expected:
-        if e is None or e.name not in kept_names:
-            try:
-                sources.append((_shown(p), p.read_text(encoding="utf-8")))
-            except OSError:
-                continue
-    for src, text in sources:
-        for q in quotes(text):
-            if q in seen:
-                continue
-            seen.add(q)
-            lines += [f"> {q}", ">", f"> (`{src}`)", ""]
-    lines += [
-        "## Regenerate",
-        "",
-        "The data (resumes where it stopped; `DRY_RUN=1` prints the plan), then this page "
-        "(with the python3 of the project's venv, `~/.cache/linux-aqm/venv`, for matplotlib):",
-        "",
-        "```",
-        "make reproduce PAPER=dcn",
-        _command(canonical),
-        "```",
-        "",
-    ]
-    return lines
+    return lines + quoted("dcn", folders) + regenerate("dcn")
 
 
 # Table 1's uncertain values: a footnote for each reason
@@ -880,7 +1000,15 @@ def dcn_page(dirs: list[Path]) -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-PAGES: dict[str, Callable[[list[Path]], str]] = {"dcn": dcn_page}
+def _aqmecn_page(dirs: list[Path]) -> str:
+    """The AQM/ECN paper's page (aqmtools.repro.aqmecn_page, which imports
+    this module's generic parts: imported when called, not at the top)."""
+    from aqmtools.repro import aqmecn_page
+
+    return aqmecn_page.aqmecn_page(dirs)
+
+
+PAGES: dict[str, Callable[[list[Path]], str]] = {"dcn": dcn_page, "aqmecn": _aqmecn_page}
 
 
 def main(argv: list[str]) -> int:

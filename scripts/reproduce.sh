@@ -21,7 +21,9 @@
 # Papers: dcn (Le et al., "Differential congestion notification: taming
 # the elephants"; scripts/bench/experiments/repro-dcn-*.toml); aqmecn (Le
 # et al., "The effects of active queue management and explicit congestion
-# notification on Web performance"; repro-aqmecn-*.toml)
+# notification on Web performance"; repro-aqmecn-*.toml); blue (Feng et
+# al., "The BLUE active queue management algorithms"; repro-blue-*.toml and
+# repro-sfb-*.toml)
 set -euo pipefail
 # shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"

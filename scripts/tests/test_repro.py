@@ -92,7 +92,7 @@ def _hold(out: Path, file: Path, seed: int, runs: int | None = None) -> None:
 
 
 def test_unknown_papers_are_refused_naming_the_known_ones() -> None:
-    with pytest.raises(plan.PlanError, match="are aqmecn, dcn"):
+    with pytest.raises(plan.PlanError, match="are aqmecn, blue, dcn"):
         plan.paper_files("red")
     assert [f.name for f in plan.paper_files("dcn")] == [
         "repro-dcn-paper.toml",
@@ -175,7 +175,7 @@ def test_reproduce_dry_run_prints_the_plan_and_runs_nothing(tmp_path: Path) -> N
     [
         (
             ["--dry-run", "red"],
-            "unknown paper 'red': the papers with a reproduction are aqmecn, dcn",
+            "unknown paper 'red': the papers with a reproduction are aqmecn, blue, dcn",
         ),
         (["--dry-run"], "which paper?"),
         (["--dry-run", "--seed", "x", "dcn"], "--seed needs a seed number"),

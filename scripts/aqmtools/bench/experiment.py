@@ -15,6 +15,15 @@ time, converted at the bottleneck's rate: "{29ms}" becomes the packets of
 PKT_BYTES that the bottleneck sends in 29 ms, "{29ms:bytes}" those bytes;
 so one experiment is the same experiment at 4, 10 or 100 Mbit/s.
 
+Many long flows: long_streams (default 1) runs that many of the long
+TCP flows in one iperf3 process (iperf3 -P), so that hundreds of flows
+need tens of processes, not hundreds; each stream is a flow of its own in
+the results. long_flows_by_load = true (a "long" workload only) makes the
+load the share of long_flows that a run starts (round(long_flows x load)):
+one file then sweeps the number of flows, as the papers' "number of
+connections" axes do; without it the load of a long workload starts
+nothing and names the runs only.
+
 Unresponsive traffic: udp_rate gives udp_flows (default 1) UDP flows
 (iperf3) beside the workload, each sending at that rate, a rate
 ("2mbit") or a multiple of the fair share ("share:2"), the share being
@@ -184,6 +193,10 @@ class Experiment:
     # the seed whose testbed calibrates the load per user (0: the first
     # tuning seed, else the first reporting seed)
     calibration_seed: int = 0
+    # long TCP flows per iperf3 process (iperf3 -P)
+    long_streams: int = 1
+    # a run starts round(long_flows x load) long flows (a long workload)
+    long_flows_by_load: bool = False
 
     @property
     def seeds(self) -> list[int]:
@@ -215,6 +228,23 @@ class Experiment:
         rng = random.Random(self.seed if seed is None else seed)
         lo, hi = self.rtt_ms
         return [round(rng.uniform(lo, hi), 1) for _ in range(self.clients)]
+
+    def long_flows_at(self, load: float) -> int:
+        """The long TCP flows a run at LOAD starts: long_flows, or with
+        long_flows_by_load its share LOAD of them (rounded, at least 1)."""
+        if not self.long_flows_by_load:
+            return self.long_flows
+        return max(1, round(self.long_flows * load))
+
+    def long_processes(self, flows: int) -> list[int]:
+        """The streams of each iperf3 process that runs FLOWS long flows:
+        as few processes as long_streams allows, the flows spread evenly
+        over them (the first ones one more); one stream a process, as
+        always, when long_streams is 1."""
+        if flows <= 0:
+            return []
+        procs = -(-flows // self.long_streams)
+        return [flows // procs + (i < flows % procs) for i in range(procs)]
 
     def long_starts_s(self, seed: int) -> list[float]:
         """The start offset of each long flow (and one more last when there
@@ -317,6 +347,8 @@ def load(text: str) -> Experiment:
         rtt_classes_ms=[float(x) for x in _get(t, "rtt_classes_ms", list, [])],
         reference=_get(t, "reference", str, ""),
         calibration_seed=_get(t, "calibration_seed", int, 0),
+        long_streams=_get(t, "long_streams", int, 1),
+        long_flows_by_load=_get(t, "long_flows_by_load", bool, False),
     )
     if not 1 <= exp.clients <= 64 or not 1 <= exp.servers <= 64:
         raise ValueError("clients and servers must be 1..64")
@@ -340,6 +372,13 @@ def load(text: str) -> Experiment:
         raise ValueError(f"reference {exp.reference!r} is not a qdisc of the experiment")
     if exp.window and exp.hosts == "paper":
         raise ValueError('hosts = "paper" sets its own window (16 KB): no window key')
+    if not 1 <= exp.long_streams <= 128:
+        raise ValueError("long_streams must be 1..128 (iperf3 -P)")
+    if exp.long_flows_by_load and (exp.workload != "long" or exp.udp_share):
+        raise ValueError(
+            'long_flows_by_load needs workload = "long" and no udp_rate "share:N" '
+            "(the share would differ by load)"
+        )
     for q in qdiscs:
         for spec in (q.spec, q.ecn_spec):
             expand_spec(spec, exp.rate_of(q))

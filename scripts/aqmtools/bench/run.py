@@ -123,7 +123,9 @@ def iperf_flows(long_flows: int, udp_flows: int, clients: int, servers: int) -> 
     numbered on after them (k = LONG_FLOWS ..): flow k listens on
     IPERF_PORT + k, so that no two share a port, and runs from client host
     k mod CLIENTS to server host k mod SERVERS, round-robin, the UDP flows
-    continuing where the TCP flows stopped (they see the RTTs in turn)."""
+    continuing where the TCP flows stopped (they see the RTTs in turn).
+    With long_streams, a TCP "flow" here is one iperf3 process, and
+    LONG_FLOWS the number of processes (Experiment.long_processes)."""
     if IPERF_PORT + long_flows + udp_flows - 1 > 65535:
         raise ValueError(f"{long_flows + udp_flows} iperf3 flows need ports beyond 65535")
     kinds = ["tcp"] * long_flows + ["udp"] * udp_flows
@@ -233,22 +235,30 @@ class Bench:
         """webgen's workload model."""
         return "closed" if self.exp.workload.startswith("closed") else "web"
 
-    def flows(self, proto: str) -> list[Flow]:
-        """The iperf3 flows of PROTO ("tcp" or "udp") of the experiment."""
+    def flows(self, proto: str, long_flows: int | None = None) -> list[Flow]:
+        """The iperf3 processes of PROTO ("tcp" or "udp") of a run with
+        LONG_FLOWS long TCP flows (default the experiment's long_flows):
+        one a UDP flow, one for each process of TCP streams."""
+        n = self.exp.long_flows if long_flows is None else long_flows
         every = iperf_flows(
-            self.exp.long_flows, self.exp.udp_flows, len(self.tb.clients), len(self.tb.servers)
+            len(self.exp.long_processes(n)),
+            self.exp.udp_flows,
+            len(self.tb.clients),
+            len(self.tb.servers),
         )
         return [f for f in every if f.proto == proto]
 
-    def start_udp(self, duration: float, rundir: Path) -> None:
+    def start_udp(self, duration: float, rundir: Path, long_flows: int | None = None) -> None:
         """The unresponsive UDP flows (iperf3, a server and a client each,
         on a port and hosts of their own, see iperf_flows), all started
         before any other traffic and then given UDP_HANDSHAKE_S, once, to
         connect: iperf3 3.12's UDP handshake is one datagram each way, with
         no retry, and a lost one ends the flow before it sends (in
         sfred-10mbit, when it started beside the web traffic's first
-        second, red lost it on 2 of 3 seeds). They end with the run."""
-        flows = self.flows("udp")
+        second, red lost it on 2 of 3 seeds). They end with the run.
+        LONG_FLOWS: the run's long TCP flows, after whose processes the
+        UDP flows are numbered (default the experiment's)."""
+        flows = self.flows("udp", long_flows)
         for f in flows:
             server = self.tb.servers[f.server]
             self.spawn(ns(server.ns, "iperf3", "-s", "-1", "-p", str(f.port)))
@@ -261,11 +271,16 @@ class Bench:
             self.spawn(cmd, stdout=rundir / f"iperf-udp{f.k}.json")
         time.sleep(UDP_HANDSHAKE_S)
 
-    def start_long(self, duration: float, rundir: Path, seed: int) -> None:
-        """long_flows bulk TCP flows (iperf3), spread over the client hosts
-        so that they have different RTTs, each starting at its seeded
-        offset and ending with the run."""
-        flows = self.flows("tcp")
+    def start_long(
+        self, duration: float, rundir: Path, seed: int, long_flows: int | None = None
+    ) -> None:
+        """LONG_FLOWS (default the experiment's long_flows) bulk TCP flows
+        (iperf3), spread over the client hosts so that they have different
+        RTTs, each process starting at its seeded offset and ending with the
+        run; with long_streams, a process runs several flows (-P)."""
+        n = self.exp.long_flows if long_flows is None else long_flows
+        streams = self.exp.long_processes(n)
+        flows = self.flows("tcp", n)
         starts = self.exp.long_starts_s(seed)
         for f in flows:
             server = self.tb.servers[f.server]
@@ -277,6 +292,8 @@ class Bench:
             # the server sends (-R), as web servers do: downstream bottleneck
             cmd = ns(client.ns, "iperf3", "-c", server.addr, "-p", str(f.port), "-R")
             cmd += ["-t", f"{duration - start:g}", "-J", "-C", self.exp.cc]
+            if streams[f.k] > 1:
+                cmd += ["-P", str(streams[f.k])]
             cmd = ["sh", "-c", f'sleep {start:g}; exec "$@"', "sh", *cmd]
             self.spawn(cmd, stdout=rundir / f"iperf-{f.proto}{f.k}.json")
 
@@ -434,12 +451,13 @@ class Bench:
         # the measured window is placed on the wall clock (aqmstat's "wall"),
         # from just before the first workload process starts
         start_wall = time.time()
+        long_flows = self.exp.long_flows_at(load_)
         if self.exp.udp_rate_bps:
-            self.start_udp(d, rundir)
+            self.start_udp(d, rundir, long_flows)
         if self.exp.uses_webgen:
             self.start_web(users, d, seed, rundir)
         if "long" in self.exp.workload:
-            self.start_long(d, rundir, seed)
+            self.start_long(d, rundir, seed, long_flows)
         flent_codes = [self.run_flent(t, q, d, rundir) for t in self.exp.flent_tests]
         codes = self.wait_all(d + self.exp.drain_s + 30) + flent_codes
         end_wall = time.time()
@@ -466,7 +484,7 @@ class Bench:
             "cc": self.exp.cc,
             "drain_s": self.exp.drain_s,
             # the flows the run started (stats counts them from their files)
-            "long_flows": self.exp.long_flows if "long" in self.exp.workload else 0,
+            "long_flows": long_flows if "long" in self.exp.workload else 0,
             "udp_flows": self.exp.udp_flows,
             "udp_rate_bps": self.exp.udp_rate_bps,
             "users": users,

@@ -208,11 +208,20 @@ def link_figures(
 
 
 def iperf_goodputs(texts: list[str]) -> list[float]:
-    """Goodput in bit/s of each iperf3 flow (-J output), at the receiver."""
+    """Goodput in bit/s of each iperf3 flow (-J output), at the receiver:
+    a file of one stream is one flow (its sum, as always); a file of
+    several (-P, the experiment's long_streams) one flow a stream."""
     rates = []
     for text in texts:
         j = json.loads(text)
         end = j.get("end", {})
+        streams = end.get("streams") or []
+        if len(streams) > 1:
+            try:
+                rates += [float(x["receiver"]["bits_per_second"]) for x in streams]
+            except (KeyError, TypeError) as e:
+                raise ValueError(f"iperf3 streams without a receiver's result: {e}") from e
+            continue
         s = end.get("sum_received") or end.get("sum")
         if s is None:
             raise ValueError(f"iperf3 output without a result: {j.get('error', '?')}")
@@ -240,6 +249,31 @@ def udp_goodputs(texts: list[str], payload: int = 1400) -> list[float | None]:
     return rates
 
 
+def udp_window_counts(texts: list[str], t0: float, t1: float) -> list[tuple[int, int, float]]:
+    """(datagrams, lost, seconds) of each UDP iperf3 flow that started (-J
+    output of its receiver), over its one-second intervals that lie within
+    [T0, T1] seconds of its own start: the measured window as near as the
+    flow's clock gives it (the flows start with the run, before the other
+    traffic). A flow that never started (see udp_goodputs) is left out."""
+    out = []
+    for text in texts:
+        j = json.loads(text)
+        if "start" in j and not j["start"].get("connected"):
+            continue
+        sent = lost = 0
+        seconds = 0.0
+        for iv in j.get("intervals", []):
+            for st in iv.get("streams", []):
+                start, end = float(st.get("start", -1.0)), float(st.get("end", 0.0))
+                if st.get("sender") or not t0 <= start < end <= t1:
+                    continue
+                sent += int(st.get("packets", 0))
+                lost += int(st.get("lost_packets", 0))
+                seconds += end - start
+        out.append((sent, lost, seconds))
+    return out
+
+
 @dataclass(frozen=True)
 class Run:
     """Everything the report needs about one run."""
@@ -258,6 +292,9 @@ class Run:
     udp: list[float]
     # UDP flows that never started (their handshake was lost)
     udp_missing: int = 0
+    # (datagrams, lost, seconds) of each UDP flow that started, over the
+    # measured window (udp_window_counts)
+    udp_window: list[tuple[int, int, float]] = field(default_factory=list)
 
     @property
     def problems(self) -> list[str]:
@@ -331,6 +368,10 @@ def read_run(rundir: Path) -> Run:
         link = link_figures(before, after, meta["rate_bps"], meta["duration_s"])
     goodputs = iperf_goodputs([p.read_text() for p in sorted(rundir.glob("iperf-tcp*.json"))])
     flent = {p.stem[len("flent-") :]: p.read_text() for p in sorted(rundir.glob("flent-*.txt"))}
-    udps = udp_goodputs([p.read_text() for p in sorted(rundir.glob("iperf-udp*.json"))])
+    udp_texts = [p.read_text() for p in sorted(rundir.glob("iperf-udp*.json"))]
+    udps = udp_goodputs(udp_texts)
     udp = [u for u in udps if u is not None]
-    return Run(meta, web, link, goodputs, flent, by_host, records, udp, len(udps) - len(udp))
+    window = udp_window_counts(udp_texts, meta["warmup_s"], meta["duration_s"])
+    return Run(
+        meta, web, link, goodputs, flent, by_host, records, udp, len(udps) - len(udp), window
+    )

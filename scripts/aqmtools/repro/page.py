@@ -24,8 +24,9 @@ Verdicts, over a claim's comparisons:
 A comparison printed as context (Check.counted false) counts in none.
 
 Usage: python3 -m aqmtools.repro.page PAPER OUT.md DIR...
-  PAPER: dcn (this module's page) or aqmecn (aqmtools.repro.aqmecn_page,
-  which reuses this module's folders, checks, verdicts and header).
+  PAPER: dcn (this module's page), aqmecn (aqmtools.repro.aqmecn_page,
+  which reuses this module's folders, checks, verdicts and header) or
+  blue (aqmtools.repro.blue_page, likewise).
   DIR: results folders, such as build/bench/repro-dcn-paper and
   build/bench/repro-dcn-linux (none or missing ones: the page says so).
 """
@@ -91,9 +92,17 @@ class Folder:
         return Results(self.runs)
 
 
-def read_folder(path: Path) -> Folder:
+# what a page keeps of a run's aqmstat records before they are dropped:
+# figures computed from them, in run.meta[SUMMARY]
+Summary = Callable[[Run], dict[str, float]]
+SUMMARY = "summary"
+
+
+def read_folder(path: Path, summary: Summary | None = None) -> Folder:
     """The runs of PATH and its experiment file; what cannot be read is
-    listed, never fatal."""
+    listed, never fatal. SUMMARY, when given, computes what the page needs
+    of a run's aqmstat records (kept in its meta under SUMMARY) before the
+    records are dropped."""
     if not path.is_dir():
         return Folder(path, False, None, "", [], 0, [])
     toml = ""
@@ -110,9 +119,13 @@ def read_folder(path: Path) -> Folder:
     unreadable: list[str] = []
     for meta in sorted(path.glob("*/run.json")):
         try:
-            # the aqmstat records are read for the link's figures only:
-            # dropped, as a full reproduction's runs would not fit in memory
-            run = replace(read_run(meta.parent), samples=[], by_host={})
+            # the aqmstat records are read for the link's figures only (and
+            # SUMMARY's): dropped, as a full reproduction's runs would not
+            # fit in memory
+            full = read_run(meta.parent)
+            if summary is not None:
+                full.meta[SUMMARY] = summary(full)
+            run = replace(full, samples=[], by_host={})
             absent = [k for k in _KEYS if k not in run.meta]
             if absent:
                 raise KeyError(", ".join(absent))
@@ -677,7 +690,8 @@ def _expected(paper: str = "dcn") -> list[tuple[Path, Experiment | None]]:
 def _users(f: Folder) -> str:
     by_load: dict[int, set[int]] = {}
     for r in f.runs:
-        if "users" in r.meta:
+        # web users (runs of long flows alone have none)
+        if r.meta.get("users"):
             by_load.setdefault(round(r.meta["load"] * 100), set()).add(int(r.meta["users"]))
     return ", ".join(f"{ld}%: {'/'.join(map(str, sorted(u)))}" for ld, u in sorted(by_load.items()))
 
@@ -1008,7 +1022,19 @@ def _aqmecn_page(dirs: list[Path]) -> str:
     return aqmecn_page.aqmecn_page(dirs)
 
 
-PAGES: dict[str, Callable[[list[Path]], str]] = {"dcn": dcn_page, "aqmecn": _aqmecn_page}
+def _blue_page(dirs: list[Path]) -> str:
+    """The BLUE paper's page (aqmtools.repro.blue_page, imported when
+    called, as the AQM/ECN paper's)."""
+    from aqmtools.repro import blue_page
+
+    return blue_page.blue_page(dirs)
+
+
+PAGES: dict[str, Callable[[list[Path]], str]] = {
+    "dcn": dcn_page,
+    "aqmecn": _aqmecn_page,
+    "blue": _blue_page,
+}
 
 
 def main(argv: list[str]) -> int:

@@ -45,12 +45,35 @@ PAPERS: dict[str, tuple[str, ...]] = {
         "repro-aqmecn-linux.toml",
         "repro-aqmecn-widertt-linux.toml",
     ),
+    # the BLUE paper (issue 33, items 3 and 4): BLUE against RED (figures 5
+    # and 13), then SFB (Table III, figures 18-19); the paper's hosts first
+    "blue": (
+        "repro-blue-fig5-1000-paper.toml",
+        "repro-blue-fig5-4000-paper.toml",
+        "repro-blue-fig13-paper.toml",
+        "repro-sfb-table3-4pct-paper.toml",
+        "repro-sfb-table3-100pct-paper.toml",
+        "repro-sfb-fig19-paper.toml",
+        "repro-blue-fig5-1000-linux.toml",
+        "repro-blue-fig5-4000-linux.toml",
+        "repro-blue-fig13-linux.toml",
+        "repro-sfb-table3-4pct-linux.toml",
+        "repro-sfb-table3-100pct-linux.toml",
+        "repro-sfb-fig19-linux.toml",
+    ),
 }
-# seconds a run takes on the development machine, setup and the VM's boot
-# spread over a part included (docs/timings.md: a part of 14 runs of 60 s
-# with a 10-s drain took 1,068 s); a new results folder also runs the
+# seconds a run of 60 s takes on the development machine, setup and the
+# VM's boot spread over a part included (docs/timings.md: a part of 14 runs
+# of 60 s with a 10-s drain took 1,068 s); a longer run takes its extra
+# seconds more (run_s); a new results folder of web traffic also runs the
 # calibration, about one run more
 RUN_S = 77
+
+
+def run_s(exp: Experiment) -> float:
+    """Seconds a run of EXP takes: RUN_S for a run of 60 s, and the
+    difference for a longer or shorter one."""
+    return RUN_S + exp.duration_s - 60
 
 
 class PlanError(Exception):
@@ -141,33 +164,44 @@ def _shown(path: Path) -> str:
 
 
 def _configs(exp: Experiment) -> str:
-    """The configurations of a load: without ECN, then with."""
-    off = [q.name for q in exp.qdiscs]
+    """The configurations of a load: without ECN, then with (an
+    experiment that runs only one of them names only that one)."""
+    off = [q.name for q in exp.qdiscs] if False in exp.ecn else []
     on = [q.name for q in exp.qdiscs if q.ecn_runs] if any(exp.ecn) else []
-    text = f"without ECN {', '.join(off)}"
-    return text + (f"; with ECN {', '.join(on)}" if on else "")
+    parts = [f"without ECN {', '.join(off)}"] if off else []
+    return "; ".join(parts + ([f"with ECN {', '.join(on)}"] if on else []))
+
+
+def _loads(exp: Experiment) -> str:
+    """The loads, with the long flows each starts where the load sets them."""
+    return ", ".join(
+        f"{x:.0%}" + (f" ({exp.long_flows_at(x)} long flows)" if exp.long_flows_by_load else "")
+        for x in exp.loads
+    )
 
 
 def describe_file(file: Path, out: Path, only: list[int]) -> tuple[list[str], float]:
     """The plan of one experiment file, and its seconds still to run."""
     exp = read(file)
     per_seed = len(exp.runs([exp.reporting_seeds[0]]))
+    each = run_s(exp)
     lines = [
         f"{exp.name}: {_shown(file)} -> {_shown(out)}",
         f"  hosts {exp.hosts}, {exp.rate_bps / 1e6:g} Mbit/s, loads "
-        f"{', '.join(f'{x:.0%}' for x in exp.loads)}; {per_seed} runs a seed "
-        f"(about {duration(per_seed * RUN_S)}); a load: {_configs(exp)}",
+        f"{_loads(exp)}; {per_seed} runs a seed "
+        f"(about {duration(per_seed * each)}); a load: {_configs(exp)}",
     ]
     if stale(file, out):
         lines.append(f"  REFUSED: {_shown(out)} holds another version of the experiment")
         return lines, 0.0
     seconds = 0.0
-    calibrated = (out / "calibration" / "calibration.json").exists()
+    # only web traffic is calibrated (run.py)
+    calibrated = not exp.uses_webgen or (out / "calibration" / "calibration.json").exists()
     for s in seed_states(exp, out, chosen_seeds(exp, only)):
         if s.done:
             lines.append(f"  seed {s.seed}: all {len(s.runs)} runs present, skipped")
             continue
-        part = len(s.runs) * RUN_S + (0 if calibrated else RUN_S)
+        part = len(s.runs) * each + (0 if calibrated else each)
         note = "" if calibrated else ", with the calibration"
         calibrated = True
         seconds += part
@@ -198,7 +232,7 @@ def describe(paper: str, bench_dir: Path, only: list[int]) -> str:
         total += seconds
     head = (
         f"reproduce {paper}: {len(files)} experiment files, about {duration(total)} to run "
-        f"({RUN_S} s a run on the development machine)"
+        f"({RUN_S} s a run of 60 s on the development machine)"
     )
     return "\n".join([head, *lines])
 

@@ -268,6 +268,37 @@ static inline void aqm_dcn_notified(struct aqm_ftab_entry *e, u64 now)
 #define AQM_DCN_PREF_MAX	((s64)1 << (20 + AQM_PI_SHIFT))
 
 /**
+ * aqm_dcn_pref_seed() - pref once the link's rate is first measured
+ * @pref:	current pref, AQM_PI_ONE = 1 packet
+ * @init:	the first pref (the owner's limit), same unit
+ * @link:	packets the link sends in one Tdec at the measured rate
+ *
+ * pref starts at limit packets per Tdec, so that no flow is notified
+ * before the controller acts; that holds while the link sends at most
+ * limit packets in a Tdec (660 at 10 Mbit/s with 1514-byte frames and
+ * Tdec 800 ms, against the default limit 1000). On a faster link limit is
+ * below one flow's full rate (1.5% of it at 1 Gbit/s), and a lone flow
+ * promoted to HB would be held to it until the controller raised pref,
+ * which its relative law does slowly (computed: about 47 s at 1 Gbit/s).
+ * So at the first rate sample pref becomes at least the link's packets
+ * per Tdec, where that is more than @init: the start the paper's limit
+ * was meant to give, scaled to the link; slower links are left as they
+ * were (ours; the paper, at 100 Mbit/s with its own limit, does not say).
+ *
+ * Return: the new pref, at most AQM_DCN_PREF_MAX.
+ */
+static inline s64 aqm_dcn_pref_seed(s64 pref, s64 init, u64 link)
+{
+	s64 l;
+
+	if (link >= (u64)AQM_DCN_PREF_MAX >> AQM_PI_SHIFT)
+		l = AQM_DCN_PREF_MAX;
+	else
+		l = (s64)link << AQM_PI_SHIFT;
+	return l > init ? max(pref, l) : pref;
+}
+
+/**
  * aqm_dcn_pref_cap() - upper bound of pref for the next samples
  * @d:		DCN state
  * @pref:	current pref

@@ -159,6 +159,7 @@ struct dcn_cfg {
  * @key:	per-instance flow hash key
  * @next_dec:	time of the next Tdec decay, ns
  * @ecn_ceil:	cfg.ecn_ceil as a fraction of AQM_PI_ONE
+ * @seeded:	pref was seeded from the first rate sample (aqm_dcn_pref_seed())
  * @stats:	counters exported in tc_dcn_xstats
  */
 struct dcn_sched_data {
@@ -171,6 +172,7 @@ struct dcn_sched_data {
 	siphash_key_t key;
 	u64 next_dec;
 	u64 ecn_ceil;
+	bool seeded;
 	struct tc_dcn_xstats stats;
 };
 
@@ -210,6 +212,14 @@ static u32 dcn_qref(const struct dcn_sched_data *q, u32 limit)
 static void dcn_advance(struct Qdisc *sch, struct dcn_sched_data *q, u64 now)
 {
 	if (unlikely(now >= q->vars.next)) {
+		/* the first rate sample: pref at least the link's Tdec */
+		if (unlikely(!q->seeded && q->rate.samples)) {
+			q->vars.x = aqm_dcn_pref_seed(q->vars.x, dcn_pref_init(q),
+						      aqm_rate_packets(&q->rate,
+								       (u64)q->cfg.tdec_us *
+								       NSEC_PER_USEC));
+			q->seeded = true;
+		}
 		q->params.qref = dcn_qref(q, READ_ONCE(sch->limit));
 		q->params.x_max = aqm_dcn_pref_cap(&q->dcn, q->vars.x);
 		if (q->cfg.target_us) {
@@ -577,6 +587,7 @@ static void dcn_reset(struct Qdisc *sch)
 	aqm_pi_vars_init(&q->vars, &q->params, dcn_pref_init(q), now);
 	q->next_dec = now + (u64)q->cfg.tdec_us * NSEC_PER_USEC;
 	q->rate = (struct aqm_rate) {};
+	q->seeded = false;
 }
 
 static int dcn_dump(struct Qdisc *sch, struct sk_buff *skb)

@@ -381,6 +381,26 @@ static void aqm_dcn_pref_cap_test(struct kunit *test)
 	dcn_teardown(&d);
 }
 
+/*
+ * The first rate sample seeds pref with the link's packets per Tdec where
+ * that exceeds the first pref (limit): 10 Mbit/s (660 packets per 800 ms)
+ * under limit 1000 is left alone, 1 Gbit/s (66050) is not; a pref already
+ * higher stays; the seed saturates at AQM_DCN_PREF_MAX.
+ */
+static void aqm_dcn_pref_seed_test(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, aqm_dcn_pref_seed(PKT(1000), PKT(1000), 660), PKT(1000));
+	KUNIT_EXPECT_EQ(test, aqm_dcn_pref_seed(PKT(990), PKT(1000), 660), PKT(990));
+	KUNIT_EXPECT_EQ(test, aqm_dcn_pref_seed(PKT(1000), PKT(1000), 1000), PKT(1000));
+	KUNIT_EXPECT_EQ(test, aqm_dcn_pref_seed(PKT(1000), PKT(1000), 66050), PKT(66050));
+	KUNIT_EXPECT_EQ(test, aqm_dcn_pref_seed(PKT(200), PKT(1000), 66050), PKT(66050));
+	KUNIT_EXPECT_EQ(test, aqm_dcn_pref_seed(PKT(90000), PKT(1000), 66050), PKT(90000));
+	KUNIT_EXPECT_EQ(test, aqm_dcn_pref_seed(PKT(1000), PKT(1000), U64_MAX),
+			AQM_DCN_PREF_MAX);
+	KUNIT_EXPECT_EQ(test, aqm_dcn_pref_seed(PKT(1000), PKT(1000), 1ULL << 20),
+			AQM_DCN_PREF_MAX);
+}
+
 /* What a forwarded packet adds: AQM_PI_ONE / floor; 0 counts arrivals. */
 static void aqm_dcn_fwd_inc_test(struct kunit *test)
 {
@@ -710,6 +730,7 @@ static struct kunit_case aqm_dcn_cases[] = {
 	KUNIT_CASE(aqm_dcn_cost_64),
 	KUNIT_CASE(aqm_dcn_cost_131072),
 	KUNIT_CASE(aqm_dcn_pref_cap_test),
+	KUNIT_CASE(aqm_dcn_pref_seed_test),
 	KUNIT_CASE(aqm_dcn_fwd_inc_test),
 	KUNIT_CASE(aqm_dcn_floor_test),
 	KUNIT_CASE(aqm_dcn_holdoff_test),

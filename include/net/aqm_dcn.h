@@ -268,7 +268,7 @@ static inline void aqm_dcn_notified(struct aqm_ftab_entry *e, u64 now)
 #define AQM_DCN_PREF_MAX	((s64)1 << (20 + AQM_PI_SHIFT))
 
 /**
- * aqm_dcn_pref_seed() - pref once the link's rate is first measured
+ * aqm_dcn_pref_seed() - pref once the link's rate is measured
  * @pref:	current pref, AQM_PI_ONE = 1 packet
  * @init:	the first pref (the owner's limit), same unit
  * @link:	packets the link sends in one Tdec at the measured rate
@@ -280,7 +280,7 @@ static inline void aqm_dcn_notified(struct aqm_ftab_entry *e, u64 now)
  * below one flow's full rate (1.5% of it at 1 Gbit/s), and a lone flow
  * promoted to HB would be held to it until the controller raised pref,
  * which its relative law does slowly (computed: about 47 s at 1 Gbit/s).
- * So at the first rate sample pref becomes at least the link's packets
+ * So once the rate is measured pref becomes at least the link's packets
  * per Tdec, where that is more than @init: the start the paper's limit
  * was meant to give, scaled to the link; slower links are left as they
  * were (ours; the paper, at 100 Mbit/s with its own limit, does not say).

@@ -97,6 +97,15 @@
 #define DCN_DEF_FLOOR_DEN	1
 /* ours, by measurement (tc-dcn(8)): about one round trip */
 #define DCN_DEF_HOLDOFF_US	100000
+/*
+ * Rate samples before pref is seeded (aqm_dcn_pref_seed()): the first ones
+ * can read a parent's burst (htb's 15 KB after an idle period leave at
+ * once), and the first sets the average outright; after 16 its weight is
+ * (7/8)^15, 13%. 16 samples of 16 busy departures: 3 ms at 1 Gbit/s,
+ * 0.3 s at 10 Mbit/s, where the seed changes nothing anyway.
+ */
+#define DCN_SEED_SAMPLES	16
+
 /* ours, by measurement (tc-dcn(8)): ECT packets of flows below twice pref
  * are marked, those of flows at or above it dropped, so the floor still
  * bounds a flow that ignores the marks
@@ -159,7 +168,7 @@ struct dcn_cfg {
  * @key:	per-instance flow hash key
  * @next_dec:	time of the next Tdec decay, ns
  * @ecn_ceil:	cfg.ecn_ceil as a fraction of AQM_PI_ONE
- * @seeded:	pref was seeded from the first rate sample (aqm_dcn_pref_seed())
+ * @seeded:	pref was seeded from the measured rate (aqm_dcn_pref_seed())
  * @stats:	counters exported in tc_dcn_xstats
  */
 struct dcn_sched_data {
@@ -212,8 +221,9 @@ static u32 dcn_qref(const struct dcn_sched_data *q, u32 limit)
 static void dcn_advance(struct Qdisc *sch, struct dcn_sched_data *q, u64 now)
 {
 	if (unlikely(now >= q->vars.next)) {
-		/* the first rate sample: pref at least the link's Tdec */
-		if (unlikely(!q->seeded && q->rate.samples)) {
+		/* a settled rate: pref at least the link's Tdec, once */
+		if (unlikely(!q->seeded &&
+			     q->rate.samples >= DCN_SEED_SAMPLES)) {
 			q->vars.x = aqm_dcn_pref_seed(q->vars.x, dcn_pref_init(q),
 						      aqm_rate_packets(&q->rate,
 								       (u64)q->cfg.tdec_us *

@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import shutil
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from reprocheck import page_text, run_python, unquoted_markers
 from tcdump import tc_dump
 
 from aqmtools.bench.experiment import Experiment, load
@@ -21,7 +19,6 @@ from aqmtools.bench.intervals import mean_ci
 from aqmtools.repro import aqmecn, page, plan
 from aqmtools.repro import aqmecn_page as ap
 
-TOP = Path(__file__).resolve().parents[2]
 SEEDS = (101, 102, 103)
 UNIFORM_FILE = "repro-aqmecn-paper.toml"
 WIDE_FILE = "repro-aqmecn-widertt-paper.toml"
@@ -336,10 +333,8 @@ def _all_claims_hold(q: str, ld: float, e: bool, s: int) -> float:
 
 def test_the_page_with_runs_prints_ours_beside_the_papers(tmp_path: Path) -> None:
     uni = _folder(tmp_path / "repro-aqmecn-paper", UNIFORM_FILE, _all_claims_hold)
-    md = tmp_path / "aqmecn.md"
     nowhere = tmp_path / "repro-aqmecn-widertt-paper"
-    assert page.main(["page", "aqmecn", str(md), str(uni), str(nowhere)]) == 0
-    text = md.read_text()
+    text = page_text(tmp_path / "aqmecn.md", "aqmecn", uni, nowhere)
     assert "nan" not in text
     assert f"- `{nowhere}`: no such folder (not run yet)." in text
     assert "- `repro-aqmecn-linux` (end hosts `linux`, uniform RTTs" in text
@@ -377,9 +372,7 @@ def test_the_page_with_runs_prints_ours_beside_the_papers(tmp_path: Path) -> Non
 
 
 def test_the_page_on_no_folder_says_nothing_was_run(tmp_path: Path) -> None:
-    out = tmp_path / "aqmecn.md"
-    assert page.main(["page", "aqmecn", str(out)]) == 0
-    text = out.read_text()
+    text = page_text(tmp_path / "aqmecn.md", "aqmecn")
     assert text.startswith(f"# Reproduction: {aqmecn.SHORT_TITLE}\n")
     assert "Nothing was run yet: no results folder was given." in text
     assert "make reproduce PAPER=aqmecn" in text
@@ -402,9 +395,7 @@ def test_the_page_on_no_folder_says_nothing_was_run(tmp_path: Path) -> None:
 
 
 def test_every_marker_quotes_a_header() -> None:
-    texts = [f.read_text() for f in plan.paper_files("aqmecn")]
-    for marker in ap.MARKERS:
-        assert any(page.quotes(t, (marker,), lists=True) for t in texts), marker
+    assert unquoted_markers("aqmecn", ap.MARKERS) == []
 
 
 def test_the_checks_name_configurations_the_files_run() -> None:
@@ -443,12 +434,9 @@ def test_the_views_name_the_exhibits() -> None:
 
 def test_module_entry_writes_the_page(tmp_path: Path) -> None:
     md = tmp_path / "aqmecn.md"
-    env = {**os.environ, "PYTHONPATH": str(TOP / "scripts")}
-    cmd = [sys.executable, "-m", "aqmtools.repro.page", "aqmecn", str(md), str(tmp_path / "x")]
-    r = subprocess.run(cmd, env=env, cwd=TOP, capture_output=True, text=True, check=False)
+    r = run_python("-m", "aqmtools.repro.page", "aqmecn", str(md), str(tmp_path / "x"))
     assert r.returncode == 0, r.stderr
     assert md.read_text().startswith("# Reproduction:")
     # scripts/reproduce.sh's check before any run
     check = "from aqmtools.repro.page import PAGES; import sys; sys.exit('aqmecn' not in PAGES)"
-    rc = subprocess.run([sys.executable, "-c", check], env=env, cwd=TOP, check=False).returncode
-    assert rc == 0
+    assert run_python("-c", check).returncode == 0

@@ -8,18 +8,17 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from reprocheck import TOP, page_text, run_python, unquoted_markers
 
 from aqmtools.bench.experiment import load
 from aqmtools.repro import blue, page, plan
 from aqmtools.repro import blue_page as bp
 
-TOP = Path(__file__).resolve().parents[2]
 SEEDS = (101, 102, 103)
 DURATION, WARMUP = 10.0, 2.0
 RATE = 10_000_000
@@ -300,9 +299,7 @@ def test_a_missing_configuration_is_not_attempted_and_named(tmp_path: Path) -> N
 
 
 def test_the_page_on_no_folder_computes_equation_1_and_attempts_nothing(tmp_path: Path) -> None:
-    md = tmp_path / "blue.md"
-    assert page.main(["page", "blue", str(md)]) == 0
-    text = md.read_text()
+    text = page_text(tmp_path / "blue.md", "blue")
     assert text.startswith(f"# Reproduction: {blue.SHORT_TITLE}\n")
     assert "Nothing was run yet: no results folder was given." in text
     for c in blue.CLAIMS:
@@ -332,9 +329,7 @@ def test_the_page_with_runs_prints_ours_and_the_verdicts(tmp_path: Path) -> None
         _folder(tmp_path, blue.FIG19, _fig19),
         tmp_path / "repro-blue-fig13-linux",
     ]
-    md = tmp_path / "blue.md"
-    assert page.main(["page", "blue", str(md), *map(str, dirs)]) == 0
-    text = md.read_text()
+    text = page_text(tmp_path / "blue.md", "blue", *dirs)
     assert "nan" not in text
     assert f"- `{dirs[3]}`: no such folder (not run yet)." in text
     assert "reporting seeds run: 101, 102, 103 of 101, 102, 103, 104, 105; 144 of 240 runs" in text
@@ -351,9 +346,7 @@ def test_the_page_with_runs_prints_ours_and_the_verdicts(tmp_path: Path) -> None
 
 
 def test_every_marker_quotes_a_header() -> None:
-    texts = [f.read_text() for f in plan.paper_files("blue")]
-    for marker in bp.MARKERS:
-        assert any(page.quotes(t, (marker,), lists=True) for t in texts), marker
+    assert unquoted_markers("blue", bp.MARKERS) == []
 
 
 def test_the_checks_name_configurations_the_files_run() -> None:
@@ -375,9 +368,7 @@ def test_the_checks_name_configurations_the_files_run() -> None:
 
 def test_module_entry_writes_the_page_and_the_plan_prints(tmp_path: Path) -> None:
     md = tmp_path / "blue.md"
-    env = {**os.environ, "PYTHONPATH": str(TOP / "scripts")}
-    cmd = [sys.executable, "-m", "aqmtools.repro.page", "blue", str(md), str(tmp_path / "x")]
-    r = subprocess.run(cmd, env=env, cwd=TOP, capture_output=True, text=True, check=False)
+    r = run_python("-m", "aqmtools.repro.page", "blue", str(md), str(tmp_path / "x"))
     assert r.returncode == 0, r.stderr
     assert md.read_text().startswith("# Reproduction:")
     dry = subprocess.run(

@@ -4,19 +4,16 @@ ours, and the claims' verdicts, on synthetic results folders."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from reprocheck import page_text, run_python
 from tcdump import tc_dump
 
 from aqmtools.bench.intervals import Paired, mean_ci
 from aqmtools.repro import dcn, page, plan
 
-TOP = Path(__file__).resolve().parents[2]
 SEEDS = (101, 102, 103)
 # the configurations that run with ECN too (repro-dcn-*.toml)
 WITH_ECN = {"pi-2.9ms", "pi-24pkt", "afd", "riops"}
@@ -208,9 +205,7 @@ def test_table1_prints_the_papers_values_beside_ours(tmp_path: Path) -> None:
 
 
 def test_the_page_on_no_folder_says_nothing_was_run(tmp_path: Path) -> None:
-    out = tmp_path / "docs" / "dcn.md"
-    assert page.main(["page", "dcn", str(out)]) == 0
-    text = out.read_text()
+    text = page_text(tmp_path / "docs" / "dcn.md", "dcn")
     assert "Nothing was run yet: no results folder was given." in text
     assert "make reproduce PAPER=dcn" in text
     assert "python3 -m aqmtools.repro.page dcn docs/reproduction/dcn.md" in text
@@ -230,9 +225,7 @@ def test_partial_and_missing_folders_never_crash(tmp_path: Path) -> None:
     broken = out / "afd-load90-ecn0-s101"
     broken.mkdir()
     (broken / "run.json").write_text("{}")
-    md = tmp_path / "dcn.md"
-    assert page.main(["page", "dcn", str(md), str(tmp_path / "nowhere"), str(out)]) == 0
-    text = md.read_text()
+    text = page_text(tmp_path / "dcn.md", "dcn", tmp_path / "nowhere", out)
     assert "no such folder (not run yet)" in text
     assert "unreadable, left out: afd-load90-ecn0-s101" in text
     assert "`repro-dcn-paper` (end hosts `paper`" in text and "not attempted" in text
@@ -266,11 +259,8 @@ def test_equal_or_superior_within_noise_is_in_direction_only() -> None:
 
 def test_module_entry_runs_with_scripts_on_the_path(tmp_path: Path) -> None:
     md = tmp_path / "dcn.md"
-    env = {**os.environ, "PYTHONPATH": str(TOP / "scripts")}
-    cmd = [sys.executable, "-m", "aqmtools.repro.page", "dcn", str(md)]
-    r = subprocess.run(cmd, env=env, cwd=TOP, capture_output=True, text=True, check=False)
+    r = run_python("-m", "aqmtools.repro.page", "dcn", str(md))
     assert r.returncode == 0, r.stderr
     assert md.read_text().startswith("# Reproduction:")
-    bad = [sys.executable, "-m", "aqmtools.repro.page", "nosuch", str(md)]
-    r = subprocess.run(bad, env=env, cwd=TOP, capture_output=True, text=True, check=False)
+    r = run_python("-m", "aqmtools.repro.page", "nosuch", str(md))
     assert r.returncode == 2 and "dcn" in r.stderr

@@ -37,6 +37,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from aqmtools.repro.paper import Setting
+
 STORE_TEXT = "aqm-ecn-web-performance-pi-rem-ared.txt"
 # the paper, as the reproduction page names it
 CITATION = (
@@ -89,19 +91,6 @@ MEASURED = "measured"
 
 
 # --- the paper's settings ---------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Setting:
-    """A setting of the paper's experiments as its text gives it: VALUE as
-    printed, QUOTE the words around it, NOTE what is inferred."""
-
-    what: str
-    value: str
-    section: str
-    quote: str
-    note: str = ""
-
 
 SETTINGS: tuple[Setting, ...] = (
     Setting(
@@ -603,10 +592,7 @@ EXHIBIT_CLAIMS: dict[str, tuple[str, ...]] = {
 
 def exhibit(name: str) -> Exhibit | None:
     """The table or figure NAME ("Fig. 5", "Table II")."""
-    for e in EXHIBITS:
-        if e.name == name:
-            return e
-    return None
+    return next((e for e in EXHIBITS if e.name == name), None)
 
 
 # --- the claims ---------------------------------------------------------------
@@ -817,10 +803,7 @@ CLAIMS: tuple[Claim, ...] = (
 
 def claim(key: str) -> Claim | None:
     """The claim lettered KEY."""
-    for c in CLAIMS:
-        if c.key == key:
-            return c
-    return None
+    return next((c for c in CLAIMS if c.key == key), None)
 
 
 # --- which of our configurations stands for which of the paper's -------------

@@ -2,8 +2,8 @@
 and the designs it names beside ours, and its claims with verdicts, from
 the results folders that `make reproduce PAPER=aqmecn` fills
 (scripts/reproduce.sh calls aqmtools.repro.page, whose PAGES holds this
-page; the generic parts are page.py's: Folder, Check, Outcome, evaluate,
-verdict, Claim, judge_by and the header's sections).
+page; the generic parts are page.py's: Folder, Profile, Check, Outcome,
+evaluate, verdict, Claim, judge_by and the sections' common pieces).
 
 The paper's own numbers, settings, figures, tables and claims are
 aqmtools.repro.aqmecn's; the experiment files' headers say how each
@@ -46,7 +46,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 from aqmtools.bench.experiment import Experiment
@@ -54,7 +55,7 @@ from aqmtools.bench.intervals import Interval, Paired, mean_ci, paired, t_ppf
 from aqmtools.bench.report import Results, rt_quantile, seed_of
 from aqmtools.bench.stats import Run
 from aqmtools.repro import aqmecn, page, plan
-from aqmtools.repro.page import Check, Figure, Folder, Judgement, Key, Outcome
+from aqmtools.repro.page import Check, Figure, Folder, Judgement, Key, Outcome, Slot
 
 PAPER = "aqmecn"
 # the RTT sets: the uniform RTTs of sections IV-V, and the wide classes that
@@ -82,23 +83,11 @@ def rtts_of(e: Experiment) -> str:
     return WIDE if e.rtt_classes_ms else UNIFORM
 
 
-# --- the folders, by end-host profile and RTT set ----------------------------
-
-
-@dataclass(frozen=True)
-class Slot:
-    """One of the paper's experiment files: its end hosts, RTT set and
-    name (EXP: None when the file does not read)."""
-
-    hosts: str
-    rtts: str
-    name: str
-    path: Path
-    exp: Experiment | None
+# --- the folders, by end-host profile and RTT set (page.Slot, page.Profile) --
 
 
 def slots() -> list[Slot]:
-    """The paper's experiment files, in plan order."""
+    """The paper's experiment files, in plan order, their part the RTT set."""
     out = []
     for p, e in page._expected(PAPER):
         if e is not None:
@@ -114,36 +103,21 @@ def _folder_rtts(f: Folder, known: list[Slot]) -> str:
         return rtts_of(f.exp)
     for s in known:
         if s.name == f.name:
-            return s.rtts
+            return s.part
     return WIDE if "widertt" in f.name else UNIFORM
 
 
-@dataclass
-class Profile:
-    """The runs of one end-host profile: its folder (with runs) of each
-    RTT set, and the experiment files expected for them."""
+class Profile(page.Profile):
+    """The runs of one end-host profile, by RTT set."""
 
-    hosts: str
-    slots: dict[str, Slot] = field(default_factory=dict)
-    folders: dict[str, Folder] = field(default_factory=dict)
+    def what(self, rtts: str) -> str:
+        return RTT_NAMES[rtts]
 
-    def folder(self, rtts: str) -> Folder | None:
-        return self.folders.get(rtts)
-
-    def name(self, rtts: str) -> str:
-        f = self.folders.get(rtts)
-        if f is not None:
-            return f.name
-        s = self.slots.get(rtts)
-        return s.name if s is not None else f"({RTT_NAMES[rtts]}, end hosts {self.hosts})"
+    def unnamed(self, rtts: str) -> str:
+        return f"({RTT_NAMES[rtts]}, end hosts {self.hosts})"
 
     def missing(self, rtts: str) -> str:
-        """Why nothing of RTTS can be had."""
         return f"no runs of `{self.name(rtts)}` ({RTT_NAMES[rtts]}, end hosts `{self.hosts}`)"
-
-    @property
-    def has_runs(self) -> bool:
-        return bool(self.folders)
 
 
 def profiles(folders: list[Folder]) -> tuple[list[Profile], list[str]]:
@@ -151,23 +125,7 @@ def profiles(folders: list[Folder]) -> tuple[list[Profile], list[str]]:
     hold runs; and the folders left out (a second folder of a profile and
     RTT set already filled, said so on the page)."""
     known = slots()
-    by_hosts: dict[str, Profile] = {h: Profile(h) for h in HOSTS}
-    for s in known:
-        by_hosts.setdefault(s.hosts, Profile(s.hosts)).slots[s.rtts] = s
-    ignored = []
-    for f in folders:
-        if not f.runs:
-            continue
-        prof = by_hosts.setdefault(f.hosts, Profile(f.hosts))
-        rtts = _folder_rtts(f, known)
-        if rtts in prof.folders:
-            ignored.append(
-                f"`{page._shown(f.path)}`: a second folder of {RTT_NAMES[rtts]} with end hosts "
-                f"`{f.hosts}`, left out (`{page._shown(prof.folders[rtts].path)}` is used)"
-            )
-            continue
-        prof.folders[rtts] = f
-    return list(by_hosts.values()), ignored
+    return page.profiles(Profile, HOSTS, known, folders, lambda f: _folder_rtts(f, known))
 
 
 # --- the figures ----------------------------------------------------------------
@@ -766,18 +724,14 @@ def text_section() -> list[str]:
     """What the store's text holds of the paper's results, and what not."""
     lost = [e.name for e in aqmecn.EXHIBITS if e.values_lost]
     captions = [e.name for e in aqmecn.EXHIBITS if not e.caption]
-    return [
-        "## What the paper's text gives, and what it lost",
-        "",
+    return page.lost_section(
         f"The store's text has no curve and no value of {_names(lost)}: only what the paper "
         f"says of them (`aqmecn.EXHIBITS`), and {len(aqmecn.POINTS)} sentences that give "
         "numbers of its response-time distributions (`aqmecn.POINTS`). The captions of "
         f"{_names(captions)} are lost too. Named or implied by the text, and not in it "
         "(`aqmecn.LOST`):",
-        "",
-        *(f"- {what}: {why}." for what, why in aqmecn.LOST),
-        "",
-    ]
+        aqmecn.LOST,
+    )
 
 
 SCALED = {aqmecn.IN_TIME: "in time", aqmecn.IN_PACKETS: "as packets"}
@@ -815,23 +769,13 @@ def _variant(t: str) -> str:
 
 
 def setup_section(folders: list[Folder]) -> list[str]:
-    lines = [
-        "## The set-up and its scaling to 10 Mbit/s",
-        "",
+    intro = (
         f"The paper's settings as its text gives them (`aqmecn.SETTINGS`): its congested "
         f"links are {aqmecn.PAPER_RATE_MBPS} Mbit/s, its uncongested one "
-        f"{aqmecn.UNCONGESTED_RATE_MBPS} Mbit/s; ours 10 and 100 Mbit/s.",
-        "",
-        "| setting | the paper | section | its words | note |",
-        "|---|---|---|---|---|",
-        *(
-            f'| {s.what} | {s.value} | {s.section} | "{s.quote}" | {s.note or "-"} |'
-            for s in aqmecn.SETTINGS
-        ),
-        "",
-        "Ours, and why, as the experiment files' headers give them:",
-        "",
-        *page.quoted(PAPER, folders, MARKERS, lists=True),
+        f"{aqmecn.UNCONGESTED_RATE_MBPS} Mbit/s; ours 10 and 100 Mbit/s."
+    )
+    lines = [
+        *page.setup_opening(PAPER, intro, aqmecn.SETTINGS, folders, MARKERS),
         "Our configurations and what each stands for (`aqmecn.STANDS`):",
         "",
         "| configuration | stands for (the paper's target or buffer, packets at 100 Mbit/s) | in |",
@@ -846,27 +790,14 @@ def setup_section(folders: list[Folder]) -> list[str]:
 
 def regenerate_section() -> list[str]:
     known = [s for s in slots() if s.exp is not None]
-    per_seed = sum(len(s.exp.runs(s.exp.reporting_seeds[:1])) for s in known if s.exp)
-    total = sum(len(s.exp.runs(s.exp.reporting_seeds)) for s in known if s.exp)
+    per_seed, total = page.file_runs(known, 1), page.file_runs(known)
     # and a calibration run in each file's new folder (plan.describe_file)
     note = (
         f": {len(known)} files, {per_seed} runs a reporting seed in all, {total} runs and "
         f"{len(known)} calibrations, about {plan.duration((total + len(known)) * plan.RUN_S)} "
         f"at {plan.RUN_S} s a run"
     )
-    lines = page.regenerate(PAPER, note)
-    if known:
-        first = known[0]
-        lines += [
-            "One part (one reporting seed of one file) can also run by hand, for example:",
-            "",
-            "```",
-            f"scripts/bench.sh {page._shown(first.path)} --keep --seed "
-            f"{first.exp.reporting_seeds[0] if first.exp else 101}",
-            "```",
-            "",
-        ]
-    return lines
+    return page.regenerate(PAPER, note) + page.by_hand(known)
 
 
 def rules_section() -> list[str]:
@@ -944,21 +875,6 @@ def _point_configs(p: aqmecn.Point) -> list[tuple[str, bool, bool]]:
     return out
 
 
-def _seeds_cell(runs: list[Run], wanted: list[int]) -> str:
-    have = sorted({seed_of(r) for r in runs})
-    if not have:
-        return "-"
-    text = f"{len(have)}"
-    if wanted and have != sorted(wanted):
-        text += f" ({page._seeds(have)})"
-    bad = sum(bool(r.problems) for r in runs)
-    return text + (f", {bad} invalid" if bad else "")
-
-
-def _wanted(f: Folder) -> list[int]:
-    return f.exp.reporting_seeds if f.exp is not None else []
-
-
 def points_section(profs: list[Profile]) -> list[str]:
     notes = {
         why: f"p{i}"
@@ -1021,11 +937,7 @@ def points_section(profs: list[Profile]) -> list[str]:
                 time = "-"
                 if p.percent is not None and runs:
                     time = cell_text(runs, _rt(p.percent / 100)) + f" (of {p.percent:g}%)"
-                seeds = (
-                    _seeds_cell(runs, _wanted(f))
-                    if runs
-                    else f"not attempted (no run in `{f.name}`)"
-                )
+                seeds = page.seeds_cell(runs, f.wanted, f"not attempted (no run in `{f.name}`)")
                 lines.append(
                     f"| {p.key} | `{q}` | {what} | {page._ecn(ecn)} | {pct} | {time} | {seeds} |"
                 )
@@ -1125,7 +1037,7 @@ def view_block(f: Folder, v: View) -> list[str]:
                 row.append(completed_text(res, runs, ld))
             else:
                 row.append(cell_text(runs, FIGS[fig]))
-        seeds = _seeds_cell(everything, _wanted(f)) if everything else "not attempted"
+        seeds = page.seeds_cell(everything, f.wanted)
         lines.append(
             f"| `{q}` | {stands_text(q, e)} | {page._ecn(e)} | " + " | ".join(row) + f" | {seeds} |"
         )
@@ -1180,15 +1092,7 @@ def exhibits_section(profs: list[Profile]) -> list[str]:
             lines += [f"Ours: not attempted (no runs of {RTT_NAMES[v.rtts]}).", ""]
             continue
         for prof in with_runs:
-            f = prof.folder(v.rtts)
-            if f is None:
-                lines += [
-                    f"Ours, end hosts `{prof.hosts}`: not attempted ({prof.missing(v.rtts)}).",
-                    "",
-                ]
-                continue
-            lines += [f"Ours, end hosts `{prof.hosts}` (`{f.name}`):", ""]
-            lines += view_block(f, v)
+            lines += page.ours_block(prof, v.rtts, partial(view_block, v=v))
     lines += [
         "Not in the store's text, so not attempted: "
         + "; ".join(
@@ -1285,13 +1189,8 @@ def claims_section(profs: list[Profile], ignored: list[str]) -> list[str]:
             names = ", ".join(f"`{x.name(r)}`" for r in rtts_used(checks))
             for j in judged[(c.key, x.hosts)]:
                 assert j.variant is not None
-                lines += [
-                    f"End hosts `{x.hosts}` ({names}), {_variant(j.variant)}: "
-                    f"**{j.verdict}**: {j.why}.",
-                    "",
-                    *[f"- {o.line()}" for o in j.outcomes],
-                    "",
-                ]
+                who = f"End hosts `{x.hosts}` ({names}), {_variant(j.variant)}"
+                lines += page.judgement_lines(who, j)
     return lines
 
 

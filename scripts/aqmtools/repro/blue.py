@@ -34,6 +34,8 @@ import math
 import random
 from dataclasses import dataclass
 
+from aqmtools.repro.paper import Setting
+
 STORE_TEXT = "blue-and-stochastic-fair-blue.txt"
 CITATION = (
     'Feng, Shin, Kandlur and Saha, "The BLUE active queue management algorithms", '
@@ -53,19 +55,6 @@ SCALE = OUR_RATE_MBPS / PAPER_RATE_MBPS
 
 
 # --- the paper's settings ---------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Setting:
-    """A setting of the paper's experiments as its text gives it: VALUE as
-    printed, QUOTE the words around it, NOTE what is inferred."""
-
-    what: str
-    value: str
-    section: str
-    quote: str
-    note: str = ""
-
 
 SETTINGS: tuple[Setting, ...] = (
     Setting(
@@ -603,10 +592,7 @@ EXHIBITS: tuple[Exhibit, ...] = (
 
 def exhibit(name: str) -> Exhibit | None:
     """The table or figure NAME ("Fig. 5", "Table III")."""
-    for e in EXHIBITS:
-        if e.name == name:
-            return e
-    return None
+    return next((e for e in EXHIBITS if e.name == name), None)
 
 
 # what the text names or implies and does not give
@@ -870,10 +856,7 @@ CLAIMS: tuple[Claim, ...] = (
 
 def claim(key: str) -> Claim | None:
     """The claim lettered KEY."""
-    for c in CLAIMS:
-        if c.key == key:
-            return c
-    return None
+    return next((c for c in CLAIMS if c.key == key), None)
 
 
 # --- what tc makes of our settings --------------------------------------------

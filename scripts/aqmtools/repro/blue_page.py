@@ -2,8 +2,8 @@
 numbers beside ours, equation (1) computed, and its claims with verdicts,
 from the results folders that `make reproduce PAPER=blue` fills
 (scripts/reproduce.sh calls aqmtools.repro.page, whose PAGES holds this
-page; the generic parts are page.py's: read_folder, Check, Outcome,
-verdict, Claim, judge_by and the header's sections).
+page; the generic parts are page.py's: read_folder, Profile, Check,
+Outcome, verdict, Claim, judge_by and the sections' common pieces).
 
 The paper's numbers, settings and claims are aqmtools.repro.blue's; the
 experiment files' headers say how each setting is scaled. The twelve
@@ -35,16 +35,17 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
-from aqmtools.bench.experiment import Experiment, describe_spec
+from aqmtools.bench.experiment import describe_spec
 from aqmtools.bench.intervals import mean_ci, paired
 from aqmtools.bench.report import seed_of
 from aqmtools.bench.run import UDP_PAYLOAD
 from aqmtools.bench.stats import Run, jain, unresponsive
 from aqmtools.repro import blue, page, plan
-from aqmtools.repro.page import Check, Figure, Folder, Judgement, Outcome
+from aqmtools.repro.page import Check, Figure, Folder, Judgement, Outcome, Slot
 
 PAPER = "blue"
 HOSTS = ("paper", "linux")
@@ -110,18 +111,7 @@ def part_of(name: str) -> str:
     return name.removeprefix("repro-").rsplit("-", 1)[0]
 
 
-# --- the folders, by end-host profile and part ---------------------------------
-
-
-@dataclass(frozen=True)
-class Slot:
-    """One of the paper's experiment files (EXP: None when it does not read)."""
-
-    hosts: str
-    part: str
-    name: str
-    path: Path
-    exp: Experiment | None
+# --- the folders, by end-host profile and part (page.Slot, page.Profile) -------
 
 
 def slots() -> list[Slot]:
@@ -133,51 +123,20 @@ def slots() -> list[Slot]:
     return out
 
 
-@dataclass
-class Profile:
-    """The runs of one end-host profile: its folder (with runs) of each
-    part, and the experiment files expected for them."""
+class Profile(page.Profile):
+    """The runs of one end-host profile, by part (PARTS)."""
 
-    hosts: str
-    slots: dict[str, Slot] = field(default_factory=dict)
-    folders: dict[str, Folder] = field(default_factory=dict)
+    def what(self, part: str) -> str:
+        return PART_NAMES.get(part, part)
 
-    def name(self, part: str) -> str:
-        f = self.folders.get(part)
-        if f is not None:
-            return f.name
-        s = self.slots.get(part)
-        return s.name if s is not None else f"repro-{part}-{self.hosts}"
-
-    def missing(self, part: str) -> str:
-        return f"no runs of `{self.name(part)}` ({PART_NAMES.get(part, part)})"
-
-    @property
-    def has_runs(self) -> bool:
-        return bool(self.folders)
+    def unnamed(self, part: str) -> str:
+        return f"repro-{part}-{self.hosts}"
 
 
 def profiles(folders: list[Folder]) -> tuple[list[Profile], list[str]]:
     """The host profiles, the paper's first, each with its folders that
     hold runs; and the folders left out (a second one of a part)."""
-    by_hosts: dict[str, Profile] = {h: Profile(h) for h in HOSTS}
-    for s in slots():
-        by_hosts.setdefault(s.hosts, Profile(s.hosts)).slots[s.part] = s
-    ignored = []
-    for f in folders:
-        if not f.runs:
-            continue
-        prof = by_hosts.setdefault(f.hosts, Profile(f.hosts))
-        part = part_of(f.name)
-        if part in prof.folders:
-            used = page._shown(prof.folders[part].path)
-            ignored.append(
-                f"`{page._shown(f.path)}`: a second folder of {PART_NAMES.get(part, part)} with "
-                f"end hosts `{f.hosts}`, left out (`{used}` is used)"
-            )
-            continue
-        prof.folders[part] = f
-    return list(by_hosts.values()), ignored
+    return page.profiles(Profile, HOSTS, slots(), folders, lambda f: part_of(f.name))
 
 
 # --- the figures of a run ---------------------------------------------------------
@@ -662,36 +621,22 @@ def header(folders: list[Folder]) -> list[str]:
 
 
 def text_section() -> list[str]:
-    return [
-        "## What the paper's text gives, and what it lost",
-        "",
+    return page.lost_section(
         "The store's text keeps Tables I-III whole and every caption, but no point of any "
         "curve: of Figures 5, 13, 16, 18 and 19 only what the text says of them survives. "
         "Named or implied by the text, and not in it (`blue.LOST`):",
-        "",
-        *(f"- {what}: {why}." for what, why in blue.LOST),
-        "",
-    ]
+        blue.LOST,
+    )
 
 
 def setup_section(folders: list[Folder]) -> list[str]:
-    lines = [
-        "## The set-up and its scaling to 10 Mbit/s",
-        "",
+    intro = (
         f"The paper's settings as its text gives them (`blue.SETTINGS`): its simulated "
         f"bottleneck is {blue.PAPER_RATE_MBPS} Mbit/s (inferred), its testbed's "
-        f"{blue.TESTBED_RATE_MBPS} Mbit/s; ours is {blue.OUR_RATE_MBPS} Mbit/s.",
-        "",
-        "| setting | the paper | section | its words | note |",
-        "|---|---|---|---|---|",
-        *(
-            f'| {s.what} | {s.value} | {s.section} | "{s.quote}" | {s.note or "-"} |'
-            for s in blue.SETTINGS
-        ),
-        "",
-        "Ours, and why, as the experiment files' headers give them:",
-        "",
-        *page.quoted(PAPER, folders, MARKERS, lists=True),
+        f"{blue.TESTBED_RATE_MBPS} Mbit/s; ours is {blue.OUR_RATE_MBPS} Mbit/s."
+    )
+    lines = [
+        *page.setup_opening(PAPER, intro, blue.SETTINGS, folders, MARKERS),
         "Our configurations (the words of the runs, with ECN; times at 10 Mbit/s; Figure 5's "
         "at its smallest buffer, the others alike at the other five):",
         "",
@@ -711,8 +656,7 @@ def setup_section(folders: list[Folder]) -> list[str]:
 
 def regenerate_section() -> list[str]:
     known = [s for s in slots() if s.exp is not None]
-    per_seed = sum(len(s.exp.runs(s.exp.reporting_seeds[:1])) for s in known if s.exp)
-    total = sum(len(s.exp.runs(s.exp.reporting_seeds)) for s in known if s.exp)
+    per_seed, total = page.file_runs(known, 1), page.file_runs(known)
     seconds = sum(
         len(s.exp.runs(s.exp.reporting_seeds)) * plan.run_s(s.exp) for s in known if s.exp
     )
@@ -726,18 +670,7 @@ def regenerate_section() -> list[str]:
         f"{plan.RUN_S + 40} s a run of 100 s; a part (one seed of one file) takes at most "
         f"{plan.duration(longest)}"
     )
-    lines = page.regenerate(PAPER, note)
-    if known and known[0].exp is not None:
-        lines += [
-            "One part (one reporting seed of one file) can also run by hand, for example:",
-            "",
-            "```",
-            f"scripts/bench.sh {page._shown(known[0].path)} --keep --seed "
-            f"{known[0].exp.reporting_seeds[0]}",
-            "```",
-            "",
-        ]
-    return lines
+    return page.regenerate(PAPER, note) + page.by_hand(known)
 
 
 def rules_section() -> list[str]:
@@ -782,18 +715,6 @@ def rules_section() -> list[str]:
 # --- the page: the figures and tables ------------------------------------------------
 
 
-def _seeds_cell(runs: list[Run], f: Folder) -> str:
-    have = sorted({seed_of(r) for r in runs})
-    if not have:
-        return "not attempted"
-    wanted = f.exp.reporting_seeds if f.exp is not None else []
-    text = f"{len(have)}"
-    if wanted and have != sorted(wanted):
-        text += f" ({page._seeds(have)})"
-    bad = sum(bool(r.problems) for r in runs)
-    return text + (f", {bad} invalid" if bad else "")
-
-
 def _grid(
     f: Folder,
     rows: list[tuple[str, Callable[[str], str]]],
@@ -813,7 +734,9 @@ def _grid(
             runs = page.cell(f.results, config(key), ld, ECN)
             everything += runs
             cells.append(cell_text(runs, figure))
-        lines.append(f"| {label} | " + " | ".join(cells) + f" | {_seeds_cell(everything, f)} |")
+        lines.append(
+            f"| {label} | " + " | ".join(cells) + f" | {page.seeds_cell(everything, f.wanted)} |"
+        )
     return [*lines, ""]
 
 
@@ -863,7 +786,7 @@ def _table3_block(f: Folder | None, part: str) -> list[str]:
         runs = page.cell(f.results, q, LOAD, ECN) if f is not None else []
         ours = "; ".join(cell_text(runs, x) for x in figs) if runs else "-"
         udp = cell_text(runs, "nonresponsive loss, % of its datagrams") if runs else "-"
-        seeds = _seeds_cell(runs, f) if f is not None else "not attempted"
+        seeds = page.seeds_cell(runs, f.wanted) if f is not None else "not attempted"
         lines.append(f"| {scheme} | `{q}` | {paper} | {ours} | {paper_udp} | {udp} | {seeds} |")
     return [*lines, ""]
 
@@ -876,7 +799,7 @@ def _rows_block(f: Folder, configs: tuple[str, ...], figures: tuple[str, ...]) -
     for q in configs:
         runs = page.cell(f.results, q, LOAD, ECN)
         cells = [cell_text(runs, x) for x in figures]
-        lines.append(f"| `{q}` | " + " | ".join(cells) + f" | {_seeds_cell(runs, f)} |")
+        lines.append(f"| `{q}` | " + " | ".join(cells) + f" | {page.seeds_cell(runs, f.wanted)} |")
     return [*lines, ""]
 
 
@@ -968,15 +891,7 @@ def exhibits_section(profs: list[Profile]) -> list[str]:
             continue
         for prof in with_runs:
             for part in BLOCKS[e.name]:
-                f = prof.folders.get(part)
-                if f is None:
-                    lines += [
-                        f"Ours, end hosts `{prof.hosts}`: not attempted ({prof.missing(part)}).",
-                        "",
-                    ]
-                    continue
-                lines += [f"Ours, end hosts `{prof.hosts}` (`{f.name}`):", ""]
-                lines += _block(e.name, f, part)
+                lines += page.ours_block(prof, part, partial(_block, e.name, part=part))
     return lines
 
 
@@ -1026,12 +941,7 @@ def claims_section(profs: list[Profile], ignored: list[str]) -> list[str]:
         for x in with_runs:
             for j in judged[(c.key, x.hosts)]:
                 which = f", `{j.variant}`" if j.variant is not None else ""
-                lines += [
-                    f"End hosts `{x.hosts}`{which}: **{j.verdict}**: {j.why}.",
-                    "",
-                    *[f"- {o.line()}" for o in j.outcomes],
-                    "",
-                ]
+                lines += page.judgement_lines(f"End hosts `{x.hosts}`{which}", j)
     return lines
 
 

@@ -39,7 +39,7 @@ import math
 import re
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Generic, TypeVar
 
@@ -48,6 +48,7 @@ from aqmtools.bench.intervals import Interval, Paired, mean_ci, paired
 from aqmtools.bench.report import METRICS, Results, experiment_rate, rt_quantile, seed_of
 from aqmtools.bench.stats import Run, read_run
 from aqmtools.repro import dcn, plan
+from aqmtools.repro.paper import Setting
 
 # --- the results folders --------------------------------------------------
 
@@ -90,6 +91,11 @@ class Folder:
     @property
     def results(self) -> Results:
         return Results(self.runs)
+
+    @property
+    def wanted(self) -> list[int]:
+        """The reporting seeds its experiment file names (none without one)."""
+        return self.exp.reporting_seeds if self.exp is not None else []
 
 
 # what a page keeps of a run's aqmstat records before they are dropped:
@@ -151,6 +157,95 @@ def cell(res: Results, config: str, load_: float, ecn: bool) -> list[Run]:
         if name == config and e == ecn and round(ld * 100) == round(load_ * 100):
             return runs
     return []
+
+
+# --- the folders of a paper of several files, by end-host profile ------------
+# (the AQM/ECN and the BLUE pages: each part of the paper, such as a figure
+# or an RTT set, runs in one file for each end-host profile)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One of the paper's experiment files: its end hosts, the PART of the
+    paper it runs, its name (EXP: None when the file does not read)."""
+
+    hosts: str
+    part: str
+    name: str
+    path: Path
+    exp: Experiment | None
+
+
+@dataclass
+class Profile:
+    """The runs of one end-host profile: its folder (with runs) of each
+    part, and the experiment files expected for them. A page's subclass
+    says what a part is (what), and what stands for a part with neither a
+    folder nor a file (unnamed) or no runs (missing)."""
+
+    hosts: str
+    slots: dict[str, Slot] = field(default_factory=dict)
+    folders: dict[str, Folder] = field(default_factory=dict)
+
+    def what(self, part: str) -> str:
+        """PART as the page names it."""
+        return part
+
+    def unnamed(self, part: str) -> str:
+        """What names PART with neither a folder nor an experiment file."""
+        return part
+
+    def missing(self, part: str) -> str:
+        """Why nothing of PART can be had."""
+        return f"no runs of `{self.name(part)}` ({self.what(part)})"
+
+    def folder(self, part: str) -> Folder | None:
+        return self.folders.get(part)
+
+    def name(self, part: str) -> str:
+        f = self.folders.get(part)
+        if f is not None:
+            return f.name
+        s = self.slots.get(part)
+        return s.name if s is not None else self.unnamed(part)
+
+    @property
+    def has_runs(self) -> bool:
+        return bool(self.folders)
+
+
+P = TypeVar("P", bound=Profile)
+
+
+def profiles(
+    make: Callable[[str], P],
+    hosts: Sequence[str],
+    slots: list[Slot],
+    folders: list[Folder],
+    part_of: Callable[[Folder], str],
+) -> tuple[list[P], list[str]]:
+    """The profiles MAKE makes of the end hosts HOSTS (the paper's first)
+    and any others of SLOTS or FOLDERS, each with its experiment files and
+    its folders that hold runs (of the part PART_OF says); and the folders
+    left out (a second folder of a profile and part already filled, said
+    so on the page)."""
+    by_hosts: dict[str, P] = {h: make(h) for h in hosts}
+    for s in slots:
+        by_hosts.setdefault(s.hosts, make(s.hosts)).slots[s.part] = s
+    ignored = []
+    for f in folders:
+        if not f.runs:
+            continue
+        prof = by_hosts.setdefault(f.hosts, make(f.hosts))
+        part = part_of(f)
+        if part in prof.folders:
+            ignored.append(
+                f"`{_shown(f.path)}`: a second folder of {prof.what(part)} with end hosts "
+                f"`{f.hosts}`, left out (`{_shown(prof.folders[part].path)}` is used)"
+            )
+            continue
+        prof.folders[part] = f
+    return list(by_hosts.values()), ignored
 
 
 # --- the figures ------------------------------------------------------------
@@ -831,6 +926,98 @@ def regenerate(paper: str, plan_note: str = "") -> list[str]:
     ]
 
 
+def setup_opening(
+    paper: str,
+    intro: str,
+    settings: Sequence[Setting],
+    folders: list[Folder],
+    markers: Sequence[str],
+) -> list[str]:
+    """The opening of a set-up section (the AQM/ECN and the BLUE pages):
+    INTRO on the rates, the paper's SETTINGS as its text gives them, and
+    ours as the experiment files' headers give them (quoted() of MARKERS,
+    lists kept)."""
+    return [
+        "## The set-up and its scaling to 10 Mbit/s",
+        "",
+        intro,
+        "",
+        "| setting | the paper | section | its words | note |",
+        "|---|---|---|---|---|",
+        *(
+            f'| {s.what} | {s.value} | {s.section} | "{s.quote}" | {s.note or "-"} |'
+            for s in settings
+        ),
+        "",
+        "Ours, and why, as the experiment files' headers give them:",
+        "",
+        *quoted(paper, folders, markers, lists=True),
+    ]
+
+
+def lost_section(intro: str, lost: Sequence[tuple[str, str]]) -> list[str]:
+    """The section on what the store's text of a paper gives and lost:
+    INTRO, then each of LOST, (what, why)."""
+    return [
+        "## What the paper's text gives, and what it lost",
+        "",
+        intro,
+        "",
+        *(f"- {what}: {why}." for what, why in lost),
+        "",
+    ]
+
+
+def file_runs(known: list[Slot], seeds: int | None = None) -> int:
+    """The runs of KNOWN, the paper's files that read, on their reporting
+    seeds (the first SEEDS of them)."""
+    return sum(len(s.exp.runs(s.exp.reporting_seeds[:seeds])) for s in known if s.exp)
+
+
+def by_hand(known: list[Slot]) -> list[str]:
+    """How one part runs by hand: the first reporting seed of the first
+    of KNOWN, the paper's files that read (nothing without one)."""
+    if not known or known[0].exp is None:
+        return []
+    return [
+        "One part (one reporting seed of one file) can also run by hand, for example:",
+        "",
+        "```",
+        f"scripts/bench.sh {_shown(known[0].path)} --keep --seed {known[0].exp.reporting_seeds[0]}",
+        "```",
+        "",
+    ]
+
+
+def seeds_cell(runs: list[Run], wanted: list[int], none: str = "not attempted") -> str:
+    """A table's cell of the seeds of RUNS: how many, which where they are
+    not the WANTED ones, and how many runs are marked invalid (NONE
+    without runs)."""
+    have = sorted({seed_of(r) for r in runs})
+    if not have:
+        return none
+    text = f"{len(have)}"
+    if wanted and have != sorted(wanted):
+        text += f" ({_seeds(have)})"
+    bad = sum(bool(r.problems) for r in runs)
+    return text + (f", {bad} invalid" if bad else "")
+
+
+def ours_block(prof: Profile, part: str, block: Callable[[Folder], list[str]]) -> list[str]:
+    """Ours beside an exhibit for one end-host profile: BLOCK of its folder
+    of PART, or why it is not attempted."""
+    f = prof.folder(part)
+    if f is None:
+        return [f"Ours, end hosts `{prof.hosts}`: not attempted ({prof.missing(part)}).", ""]
+    return [f"Ours, end hosts `{prof.hosts}` (`{f.name}`):", "", *block(f)]
+
+
+def judgement_lines(who: str, j: Judgement[V]) -> list[str]:
+    """A judgement under its claim: WHO (the end hosts, the variant), the
+    verdict and why, and each comparison."""
+    return [f"{who}: **{j.verdict}**: {j.why}.", "", *[f"- {o.line()}" for o in j.outcomes], ""]
+
+
 def header(folders: list[Folder]) -> list[str]:
     lines = [
         "# Reproduction: Differential congestion notification (Le et al., 2004)",
@@ -885,7 +1072,7 @@ def _ours(runs: list[Run], of: Callable[[Run], float], spec: str) -> str:
 def table1_block(f: Folder | None) -> list[str]:
     """Table 1 beside ours for one folder (None: the paper's alone)."""
     res = f.results if f is not None else Results([])
-    wanted = f.exp.reporting_seeds if f is not None and f.exp is not None else []
+    wanted = f.wanted if f is not None else []
     lines = [
         "| paper's row | load | ECN | ours | loss % paper | loss % ours "
         "| completed paper, millions (% of uncongested) | completed ours, % of uncongested "
@@ -898,9 +1085,9 @@ def table1_block(f: Folder | None) -> list[str]:
         for r in (x for x in dcn.TABLE1 if x.load == ld):
             for config in dcn.OURS[r.scheme]:
                 runs = cell(res, config, ld, r.ecn)
+                seeds = seeds_cell(runs, wanted)
                 if not runs:
                     ours = ["-", "-", "-"]
-                    seeds = "not attempted"
                 else:
                     if unc_mean.n and unc_mean.mean > 0:
                         rel = mean_ci([100 * len(x.web.done) / unc_mean.mean for x in runs]).fmt(
@@ -910,13 +1097,6 @@ def table1_block(f: Folder | None) -> list[str]:
                         rel = "- (no uncongested run)"
                     ours = [_ours(runs, METRICS["loss %"], ".2f"), rel]
                     ours.append(_ours(runs, utilization, ".1f"))
-                    have = sorted({seed_of(x) for x in runs})
-                    seeds = f"{len(have)}"
-                    if wanted and have != sorted(wanted):
-                        seeds += f" ({_seeds(have)})"
-                    bad = sum(bool(x.problems) for x in runs)
-                    if bad:
-                        seeds += f", {bad} invalid"
                 p = paper_cells(r)
                 lines.append(
                     f"| {r.scheme} | {ld:.0%} | {_ecn(r.ecn)} | {config} | {p[0]} | {ours[0]} "
@@ -998,12 +1178,7 @@ def claims_section(folders: list[Folder]) -> list[str]:
                 checks = [o.check for o in j.outcomes]
                 name = _variant_name(j.variant, checks)
                 which = f", {name}" if j.variant is not None else ""
-                lines += [
-                    f"End hosts `{f.hosts}` (`{f.name}`){which}: **{j.verdict}**: {j.why}.",
-                    "",
-                    *[f"- {o.line()}" for o in j.outcomes],
-                    "",
-                ]
+                lines += judgement_lines(f"End hosts `{f.hosts}` (`{f.name}`){which}", j)
     return lines
 
 

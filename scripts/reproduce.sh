@@ -23,7 +23,8 @@
 # et al., "The effects of active queue management and explicit congestion
 # notification on Web performance"; repro-aqmecn-*.toml); blue (Feng et
 # al., "The BLUE active queue management algorithms"; repro-blue-*.toml and
-# repro-sfb-*.toml)
+# repro-sfb-*.toml); queuelaw (Chung and Claypool, "Analysis of RED-Family
+# Active Queue Management"; repro-queuelaw-*.toml)
 set -euo pipefail
 # shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"

@@ -7,17 +7,22 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
-from reprocheck import PAPERS, unquoted
+from reprocheck import (
+    EPERM,
+    PAPERS,
+    check_part_claims,
+    same_but_hosts,
+    tc_add,
+    tc_with_plugins,
+    unquoted,
+)
 
 from aqmtools.bench.experiment import Experiment, load
 from aqmtools.repro import blue, plan
 
-TOP = Path(__file__).resolve().parents[2]
 STORE = PAPERS / blue.STORE_TEXT
 SECTION = re.compile(r"\bsection\b", re.I)
 SIZES = ("17.8ms", "35.6ms", "53.3ms", "80ms", "124ms", "178ms")
@@ -74,18 +79,7 @@ def test_table_iii_as_printed() -> None:
 
 
 def test_the_claims_say_where_the_paper_makes_them_and_what_tests_them() -> None:
-    keys = [c.key for c in blue.CLAIMS]
-    assert keys == [chr(ord("a") + i) for i in range(len(keys))]
-    for c in blue.CLAIMS:
-        assert SECTION.search(c.where) and c.quote and c.test and c.statement
-        assert c.parts and set(c.parts) <= set(blue.PARTS)
-        assert blue.exhibit(c.exhibit) is not None, c.key
-    assert blue.claim("a") is blue.CLAIMS[0] and blue.claim("zz") is None
-    # every part is tested by some claim
-    assert {p for c in blue.CLAIMS for p in c.parts} == set(blue.PARTS)
-    for s in blue.SETTINGS:
-        assert s.section and s.quote and s.value
-    assert all(what and why for what, why in blue.LOST)
+    check_part_claims(blue)
 
 
 # --- equation (1) ------------------------------------------------------------------
@@ -148,19 +142,7 @@ def test_the_paper_is_planned_with_its_hosts_first() -> None:
 
 def test_the_two_host_profiles_run_the_same_experiment() -> None:
     for f in plan.PAPERS["blue"][:6]:
-        a, b = _exp(f), _exp(f.replace("-paper", "-linux"))
-        assert a.qdiscs == b.qdiscs and a.loads == b.loads and a.rtt_ms == b.rtt_ms
-        assert (a.long_flows, a.long_streams, a.udp_rate_bps, a.udp_flows) == (
-            b.long_flows,
-            b.long_streams,
-            b.udp_rate_bps,
-            b.udp_flows,
-        )
-        assert (a.duration_s, a.warmup_s, a.long_flows_by_load) == (
-            b.duration_s,
-            b.warmup_s,
-            b.long_flows_by_load,
-        )
+        same_but_hosts(f, f.replace("-paper", "-linux"))
 
 
 @pytest.mark.parametrize(("sources", "flows"), [(1000, 89), (4000, 356)])
@@ -269,35 +251,12 @@ def test_figures_18_19_run_the_hash_fixed_moving_and_double_buffered() -> None:
 
 # --- tc's reading of the words -------------------------------------------------------
 
-EPERM = "RTNETLINK answers: Operation not permitted"
-
 
 @pytest.fixture(scope="module")
 def tc_lib(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
-    """The installed tc and q_blue.so and q_sfb.so built for it (as
-    test_q_sfb_kernel.py builds q_sfb.so)."""
-    tc = shutil.which("tc", path=os.environ.get("PATH", "") + ":/usr/sbin:/sbin")
-    if tc is None:
-        pytest.skip("no tc installed")
-    if shutil.which("unshare") is None or (
-        subprocess.run(["unshare", "-r", "true"], capture_output=True, check=False).returncode
-    ):
-        pytest.skip("no user namespaces: a request would reach the host's kernel")
-    src = os.environ.get("IPROUTE2_SRC")
-    if not src:
-        r = subprocess.run(
-            [str(TOP / "scripts/tc/iproute2-src.sh")], capture_output=True, text=True, check=False
-        )
-        if r.returncode != 0:
-            pytest.skip(f"no iproute2 source for the installed tc: {r.stderr.strip()}")
-        src = r.stdout.strip()
+    """The installed tc and q_blue.so and q_sfb.so built for it."""
     out = tmp_path_factory.mktemp("plugins")
-    targets = [f"{out}/q_blue.so", f"{out}/q_sfb.so"]
-    subprocess.run(
-        ["make", "-s", "-C", str(TOP / "tc"), f"IPROUTE2_SRC={src}", f"O={out}", *targets],
-        check=True,
-    )
-    return tc, str(out)
+    return tc_with_plugins(out, ("blue", "sfb")), str(out)
 
 
 def test_tc_reads_every_configurations_words(tc_lib: tuple[str, str], tmp_path: Path) -> None:
@@ -318,15 +277,4 @@ def test_tc_reads_every_configurations_words(tc_lib: tuple[str, str], tmp_path: 
     }
     assert len(specs) >= 50
     for spec in sorted(specs):
-        r = subprocess.run(
-            ["unshare", "-r", tc, "qdisc", "add", "dev", "lo", "root", *spec.split()],
-            capture_output=True,
-            text=True,
-            env=env,
-            check=False,
-            timeout=30,
-        )
-        out = r.stdout + r.stderr
-        # tc's warning for a weight of 2^-10 and below is not an error
-        rest = [x for x in out.splitlines() if x.strip() and "seems to be too large" not in x]
-        assert (r.returncode, rest) == (2, [EPERM]), (spec, out)
+        assert tc_add(tc, spec, env) == (2, [EPERM]), spec

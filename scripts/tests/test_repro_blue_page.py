@@ -5,15 +5,13 @@ no folder and with runs."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from reprocheck import TOP, page_text, run_python, unquoted_markers
+from reprocheck import page_and_plan, page_text, unquoted_markers
 
 from aqmtools.bench.experiment import load
 from aqmtools.repro import blue, page, plan
@@ -367,18 +365,6 @@ def test_the_checks_name_configurations_the_files_run() -> None:
 
 
 def test_module_entry_writes_the_page_and_the_plan_prints(tmp_path: Path) -> None:
-    md = tmp_path / "blue.md"
-    r = run_python("-m", "aqmtools.repro.page", "blue", str(md), str(tmp_path / "x"))
-    assert r.returncode == 0, r.stderr
-    assert md.read_text().startswith("# Reproduction:")
-    dry = subprocess.run(
-        ["bash", str(TOP / "scripts/reproduce.sh"), "--dry-run", "blue"],
-        capture_output=True,
-        text=True,
-        env=dict(os.environ, AQM_BENCH_DIR=str(tmp_path)),
-        check=False,
-        timeout=120,
-    )
-    assert dry.returncode == 0, dry.stderr
-    assert dry.stdout.startswith("reproduce blue: 12 experiment files, about 38 h 13 min")
-    assert "repro-sfb-fig19-linux.toml --keep --seed 105 (about 10 min)" in dry.stdout
+    dry = page_and_plan("blue", tmp_path)
+    assert dry.startswith("reproduce blue: 12 experiment files, about 38 h 13 min")
+    assert "repro-sfb-fig19-linux.toml --keep --seed 105 (about 10 min)" in dry

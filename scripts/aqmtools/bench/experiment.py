@@ -24,11 +24,27 @@ one file then sweeps the number of flows, as the papers' "number of
 connections" axes do; without it the load of a long workload starts
 nothing and names the runs only.
 
+Flows that join on a schedule: long_steps = [[0, 17], [50, 33], ...]
+(a long workload, without long_flows_by_load) starts the long flows in
+steps, each [SECOND, TOTAL] bringing the run's long flows up to TOTAL at
+SECOND (each process of a step at its seeded offset after it), the last
+TOTAL being long_flows: a load that grows during the run, as the papers'
+"50 more flows every 50 s". All flows end with the run.
+
 Unresponsive traffic: udp_rate gives udp_flows (default 1) UDP flows
 (iperf3) beside the workload, each sending at that rate, a rate
 ("2mbit") or a multiple of the fair share ("share:2"), the share being
 the bottleneck's rate over the long-lived flows (the long TCP flows of a
 long workload and the UDP flows), computed when the file is read.
+
+A [[qdisc]] may give the upstream bottleneck (requests and ACKs) a qdisc
+of its own, up_spec (default: the same words as downstream), for a qdisc
+that acts on every packet whether or not a queue forms, such as netem's
+fixed loss, which must not drop the ACKs.
+
+End hosts with hosts = "paper" clamp their window to 16 KB; paper_window
+sets another clamp in bytes, or none (0), for a paper whose TCP had no
+window limit.
 
 A [[qdisc]] may run on a bottleneck of its own rate, at least the
 experiment's: the papers' uncongested reference is the same population of
@@ -40,6 +56,7 @@ load and seed; its link and its time placeholders follow its own rate.
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 import tomllib
@@ -54,6 +71,9 @@ _NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
 WORKLOADS = ("web", "long", "web+long", "closed", "closed+long", "flent")
 # end-host profiles (testbed.host_profile says what each sets)
 HOSTS = ("linux", "paper")
+# the window (bytes) that hosts = "paper" clamp to unless paper_window
+# says otherwise (testbed.HOST_PROFILES)
+PAPER_WINDOW = 16384
 # a full-sized packet as the bottleneck's qdisc counts it: 1500 bytes of IP
 # and the 14 of the Ethernet header (veth hands the qdisc the frame)
 PKT_BYTES = 1514
@@ -119,7 +139,9 @@ class Qdisc:
 
     ecn_spec is what the runs with ECN at the end hosts install instead
     (for most AQMs marking is an option of the qdisc: "pi ... ecn"); without
-    it they install spec. ecn_runs = false leaves the qdisc out of those
+    it they install spec. up_spec is what the upstream bottleneck installs
+    in every run (empty: the same as downstream). ecn_runs = false leaves
+    the qdisc out of those
     runs (a queue that cannot mark, such as pfifo, would repeat its run).
     module = "linux" runs the test kernel's own module of the kind where the
     project has one of the same name (sfb): the two cannot be loaded at
@@ -134,6 +156,7 @@ class Qdisc:
     ecn_runs: bool = True
     module: str = ""
     rate_bps: int = 0
+    up_spec: str = ""
 
     @property
     def kind(self) -> str:
@@ -149,6 +172,13 @@ class Qdisc:
         placeholders converted at RATE_BPS."""
         spec = self.template_for(ecn)
         return expand_spec(spec, rate_bps) if rate_bps else spec
+
+    def up_spec_for(self, ecn: bool, rate_bps: int = 0) -> str:
+        """The tc words of the upstream bottleneck in a run with or without
+        ECN: up_spec, else the same as downstream (spec_for)."""
+        if not self.up_spec:
+            return self.spec_for(ecn, rate_bps)
+        return expand_spec(self.up_spec, rate_bps) if rate_bps else self.up_spec
 
 
 @dataclass(frozen=True)
@@ -197,6 +227,11 @@ class Experiment:
     long_streams: int = 1
     # a run starts round(long_flows x load) long flows (a long workload)
     long_flows_by_load: bool = False
+    # (second, total long flows from then on) of each step of a run whose
+    # long flows join in steps (empty: all start at once)
+    long_steps: list[tuple[float, int]] = field(default_factory=list)
+    # the window clamp (bytes) of hosts = "paper" (0: none)
+    paper_window: int = PAPER_WINDOW
 
     @property
     def seeds(self) -> list[int]:
@@ -245,6 +280,19 @@ class Experiment:
             return []
         procs = -(-flows // self.long_streams)
         return [flows // procs + (i < flows % procs) for i in range(procs)]
+
+    def long_schedule(self, flows: int) -> list[tuple[float, int]]:
+        """(second, streams) of each iperf3 process that runs FLOWS long
+        flows: all at second 0 (long_processes), or with long_steps the
+        processes of each step's new flows at its second."""
+        if not self.long_steps:
+            return [(0.0, s) for s in self.long_processes(flows)]
+        out: list[tuple[float, int]] = []
+        before = 0
+        for second, total in self.long_steps:
+            out += [(second, s) for s in self.long_processes(total - before)]
+            before = total
+        return out
 
     def long_starts_s(self, seed: int) -> list[float]:
         """The start offset of each long flow (and one more last when there
@@ -349,6 +397,8 @@ def load(text: str) -> Experiment:
         calibration_seed=_get(t, "calibration_seed", int, 0),
         long_streams=_get(t, "long_streams", int, 1),
         long_flows_by_load=_get(t, "long_flows_by_load", bool, False),
+        long_steps=_steps(t),
+        paper_window=_get(t, "paper_window", int, PAPER_WINDOW),
     )
     if not 1 <= exp.clients <= 64 or not 1 <= exp.servers <= 64:
         raise ValueError("clients and servers must be 1..64")
@@ -379,10 +429,52 @@ def load(text: str) -> Experiment:
             'long_flows_by_load needs workload = "long" and no udp_rate "share:N" '
             "(the share would differ by load)"
         )
+    if "paper_window" in t and exp.hosts != "paper":
+        raise ValueError('paper_window goes with hosts = "paper" (elsewhere: window)')
+    if exp.paper_window and not 2 * 1460 <= exp.paper_window <= 1 << 30:
+        raise ValueError("paper_window must be 0 (no clamp) or 2920..2^30 bytes")
+    _check_steps(exp)
     for q in qdiscs:
-        for spec in (q.spec, q.ecn_spec):
+        for spec in (q.spec, q.ecn_spec, q.up_spec):
             expand_spec(spec, exp.rate_of(q))
     return exp
+
+
+def _steps(t: dict[str, Any]) -> list[tuple[float, int]]:
+    """long_steps as (second, total) pairs, each of a number and an integer."""
+    steps = _get(t, "long_steps", list, [])
+    out = []
+    for x in steps:
+        if (
+            not isinstance(x, list)
+            or len(x) != 2
+            or not isinstance(x[0], int | float)
+            or isinstance(x[0], bool)
+            or not isinstance(x[1], int)
+            or isinstance(x[1], bool)
+        ):
+            raise ValueError("long_steps: [SECOND, TOTAL FLOWS] pairs, such as [[0, 10], [50, 20]]")
+        out.append((float(x[0]), x[1]))
+    return out
+
+
+def _check_steps(exp: Experiment) -> None:
+    """long_steps: with long flows not set by the load, from second 0,
+    seconds and totals increasing, within the run, up to long_flows."""
+    steps = exp.long_steps
+    if not steps:
+        return
+    if "long" not in exp.workload or exp.long_flows_by_load:
+        raise ValueError("long_steps needs long flows (a long workload) not set by the load")
+    seconds, totals = [s for s, _ in steps], [n for _, n in steps]
+    if seconds[0] != 0 or any(b <= a for a, b in itertools.pairwise(seconds)):
+        raise ValueError("long_steps: the first at second 0, the seconds increasing")
+    if seconds[-1] >= exp.duration_s:
+        raise ValueError("long_steps: every step within the run (before its duration)")
+    if totals[0] < 1 or any(b <= a for a, b in itertools.pairwise(totals)):
+        raise ValueError("long_steps: the totals increasing from at least 1")
+    if totals[-1] != exp.long_flows:
+        raise ValueError(f"long_steps: the last total must be long_flows ({exp.long_flows})")
 
 
 _SHARE = re.compile(r"share:(\d+(?:\.\d+)?)")
@@ -432,6 +524,7 @@ def _qdisc(q: Any, exp_rate_bps: int) -> Qdisc:
         _get(q, "ecn_runs", bool, True),
         _get(q, "module", str, ""),
         parse_rate(_get(q, "rate", str)) if "rate" in q else 0,
+        _get(q, "up_spec", str, ""),
     )
     if qd.module not in MODULES:
         raise ValueError(f"qdisc {qd.name!r}: module must be one of {MODULES}")

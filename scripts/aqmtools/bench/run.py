@@ -241,7 +241,7 @@ class Bench:
         one a UDP flow, one for each process of TCP streams."""
         n = self.exp.long_flows if long_flows is None else long_flows
         every = iperf_flows(
-            len(self.exp.long_processes(n)),
+            len(self.exp.long_schedule(n)),
             self.exp.udp_flows,
             len(self.tb.clients),
             len(self.tb.servers),
@@ -276,10 +276,12 @@ class Bench:
     ) -> None:
         """LONG_FLOWS (default the experiment's long_flows) bulk TCP flows
         (iperf3), spread over the client hosts so that they have different
-        RTTs, each process starting at its seeded offset and ending with the
-        run; with long_streams, a process runs several flows (-P)."""
+        RTTs, each process starting at its seeded offset (after its step's
+        second, with long_steps) and ending with the run; with
+        long_streams, a process runs several flows (-P)."""
         n = self.exp.long_flows if long_flows is None else long_flows
-        streams = self.exp.long_processes(n)
+        schedule = self.exp.long_schedule(n)
+        streams = [s for _, s in schedule]
         flows = self.flows("tcp", n)
         starts = self.exp.long_starts_s(seed)
         for f in flows:
@@ -288,7 +290,7 @@ class Bench:
         time.sleep(0.5)
         for f in flows:
             server, client = self.tb.servers[f.server], self.tb.clients[f.client]
-            start = starts[f.k]
+            start = schedule[f.k][0] + starts[f.k]
             # the server sends (-R), as web servers do: downstream bottleneck
             cmd = ns(client.ns, "iperf3", "-c", server.addr, "-p", str(f.port), "-R")
             cmd += ["-t", f"{duration - start:g}", "-J", "-C", self.exp.cc]
@@ -443,7 +445,8 @@ class Bench:
         rate, spec, users = run_setting(self.exp, q, load_, ecn, per_user_bps)
         self.use_seed(seed, rate)
         run_all(testbed.set_ecn(self.tb, ecn))
-        run_all(testbed.set_qdisc(self.tb, spec))
+        up = q.up_spec_for(ecn, rate) if q.up_spec else ""
+        run_all(testbed.set_qdisc(self.tb, spec, up))
         before = self.snapshot()
         d = self.exp.duration_s
         self.start_aqmstat(rundir)
@@ -503,6 +506,11 @@ class Bench:
             "netem_drops": after["netem_drops"] - before["netem_drops"],
             "valid": after["netem_drops"] == before["netem_drops"],
         }
+        # what only some experiments have
+        if up:
+            meta["up_spec"] = up
+        if self.exp.long_steps:
+            meta["long_steps"] = [list(x) for x in self.exp.long_steps]
         (rundir / "tc-before.json").write_text(json.dumps(before) + "\n")
         (rundir / "tc-after.json").write_text(json.dumps(after) + "\n")
         (rundir / "run.json").write_text(json.dumps(meta, indent=1) + "\n")

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from aqmtools.bench.experiment import Experiment
+from aqmtools.bench.experiment import PAPER_WINDOW, Experiment
 
 MTU = 1500
 # the uncongested setting raises the bottleneck this many times
@@ -129,8 +129,8 @@ def _htb_class(ns: str, dev: str, verb: str, rate_bps: int) -> Cmd:
 #     initial window of 2 segments (RFC 2414's for 1460-byte segments), no
 #     SACK and no D-SACK, and no RACK loss detection (tcp_recovery = 0:
 #     three duplicate ACKs, as Reno's fast retransmit); the cc is the
-#     experiment's (reno for the papers).
-PAPER_WINDOW = 16384
+#     experiment's (reno for the papers). paper_window changes the window's
+#     clamp, or leaves it out (0), for a paper whose TCP had none.
 HOST_PROFILES: dict[str, tuple[list[str], str]] = {
     "linux": ([], ""),
     "paper": (
@@ -143,6 +143,9 @@ HOST_PROFILES: dict[str, tuple[list[str], str]] = {
 def host_profile(exp: Experiment) -> tuple[list[str], str]:
     """(sysctls, default-route options) of EXP's end hosts."""
     sysctls, route = HOST_PROFILES[exp.hosts]
+    if exp.hosts == "paper" and exp.paper_window != PAPER_WINDOW:
+        clamp = f" window {exp.paper_window}" if exp.paper_window else ""
+        route = route.replace(f" window {PAPER_WINDOW}", clamp)
     # window: the largest receive window an end host advertises (route
     # metric RTAX_WINDOW clamps the connection's window), as the DCN paper's
     # testbed ran every end system with a 16 KB TCP window (section 4)
@@ -219,14 +222,14 @@ def set_rate(tb: Testbed, rate_bps: int) -> list[Cmd]:
     return [_htb_class(ns, dev, "change", rate_bps) for ns, dev, _ in tb.bottlenecks()]
 
 
-def set_qdisc(tb: Testbed, spec: str) -> list[Cmd]:
-    """The qdisc under test at both bottlenecks: the leaf is deleted and
-    added anew (replace cannot change a kind), so each run starts from a
-    fresh state."""
+def set_qdisc(tb: Testbed, spec: str, up_spec: str = "") -> list[Cmd]:
+    """The qdisc under test at both bottlenecks (UP_SPEC, when given, at
+    the upstream one instead): the leaf is deleted and added anew (replace
+    cannot change a kind), so each run starts from a fresh state."""
     cmds = []
-    for ns, dev, _ in tb.bottlenecks():
+    for ns, dev, way in tb.bottlenecks():
         cmds.append(_ns(ns, f"tc qdisc del dev {dev} parent 1:1 handle 10:"))
-        cmds.append(_leaf(ns, dev, spec))
+        cmds.append(_leaf(ns, dev, up_spec if way == "up" and up_spec else spec))
     return cmds
 
 

@@ -34,7 +34,7 @@ import math
 import random
 from dataclasses import dataclass
 
-from aqmtools.repro.paper import Setting
+from aqmtools.repro.paper import Calculation, Claim, Exhibit, Result, Setting
 
 STORE_TEXT = "blue-and-stochastic-fair-blue.txt"
 CITATION = (
@@ -358,20 +358,6 @@ def single_level_best_from(upto: int = FIG17_BINS) -> int:
     return best_from
 
 
-@dataclass(frozen=True)
-class Calculation:
-    """A claim of the text that rests on equation (1) or on arithmetic
-    alone: its KEY, STATEMENT (ours), SECTION, QUOTE, the paper's VALUE as
-    printed, and NOTE (how it is computed)."""
-
-    key: str
-    statement: str
-    section: str
-    quote: str
-    value: str
-    note: str
-
-
 CALCULATIONS: tuple[Calculation, ...] = (
     Calculation(
         "eq1-2x23",
@@ -448,18 +434,6 @@ CALCULATIONS: tuple[Calculation, ...] = (
 )
 
 
-@dataclass(frozen=True)
-class Result:
-    """A calculation computed: OURS as the page prints it, whether it HOLDS
-    (True: the printed value, to its rounding; None: the text's
-    approximation, which the formula only comes near; False: not), and
-    WHY."""
-
-    ours: str
-    holds: bool | None
-    why: str
-
-
 def calculate(c: Calculation, trials: int, seed: int) -> Result:
     """C computed; equation (1)'s with simulate()'s TRIALS draws on SEED
     beside it."""
@@ -501,19 +475,6 @@ def calculate(c: Calculation, trials: int, seed: int) -> Result:
 
 
 # --- the figures and tables, with what the text says of them ----------------
-
-
-@dataclass(frozen=True)
-class Exhibit:
-    """A table or figure of the paper: its CAPTION as printed, the
-    SECTION that cites it, WHAT it shows (ours), and its STATUS here:
-    which experiment file stands beside it, or why none does."""
-
-    name: str
-    caption: str
-    section: str
-    what: str
-    status: str
 
 
 EXHIBITS: tuple[Exhibit, ...] = (
@@ -609,22 +570,6 @@ LOST: tuple[tuple[str, str], ...] = (
 
 
 # --- the claims that rest on runs ---------------------------------------------
-
-
-@dataclass(frozen=True)
-class Claim:
-    """A claim of the paper that the runs test: a short STATEMENT (ours),
-    WHERE the paper makes it, a short QUOTE, the EXHIBIT it is of, the
-    experiment PARTS that test it (the files' names without repro- and the
-    host profile), and how the reproduction TESTS it."""
-
-    key: str
-    statement: str
-    where: str
-    quote: str
-    exhibit: str
-    parts: tuple[str, ...]
-    test: str
 
 
 FIG5_1000 = "blue-fig5-1000"

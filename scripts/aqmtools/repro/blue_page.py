@@ -3,7 +3,8 @@ numbers beside ours, equation (1) computed, and its claims with verdicts,
 from the results folders that `make reproduce PAPER=blue` fills
 (scripts/reproduce.sh calls aqmtools.repro.page, whose PAGES holds this
 page; the generic parts are page.py's: read_folder, Profile, Check,
-Outcome, verdict, Claim, judge_by and the sections' common pieces).
+Outcome, verdict, Claim, judge_by and the sections' common pieces, and
+parts.py's, those of every paper of parts).
 
 The paper's numbers, settings and claims are aqmtools.repro.blue's; the
 experiment files' headers say how each setting is scaled. The twelve
@@ -39,13 +40,14 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from aqmtools.bench.experiment import describe_spec
+from aqmtools.bench.experiment import Qdisc
 from aqmtools.bench.intervals import mean_ci, paired
 from aqmtools.bench.report import seed_of
 from aqmtools.bench.run import UDP_PAYLOAD
 from aqmtools.bench.stats import Run, jain, unresponsive
-from aqmtools.repro import blue, page, plan
-from aqmtools.repro.page import Check, Figure, Folder, Judgement, Outcome, Slot
+from aqmtools.repro import blue, page, parts, plan
+from aqmtools.repro.page import Check, Figure, Folder, Judgement, Outcome
+from aqmtools.repro.paper import Calculation
 
 PAPER = "blue"
 HOSTS = ("paper", "linux")
@@ -106,37 +108,10 @@ def connections(load: float) -> int:
     return max(1, round(FIG13_FLOWS * load))
 
 
-def part_of(name: str) -> str:
-    """The part of an experiment name: repro-blue-fig13-paper is blue-fig13."""
-    return name.removeprefix("repro-").rsplit("-", 1)[0]
-
-
-# --- the folders, by end-host profile and part (page.Slot, page.Profile) -------
-
-
-def slots() -> list[Slot]:
-    """The paper's experiment files, in plan order."""
-    out = []
-    for p, e in page._expected(PAPER):
-        hosts = e.hosts if e is not None else p.stem.rsplit("-", 1)[-1]
-        out.append(Slot(hosts, part_of(p.stem), p.stem, p, e))
-    return out
-
-
-class Profile(page.Profile):
-    """The runs of one end-host profile, by part (PARTS)."""
-
-    def what(self, part: str) -> str:
-        return PART_NAMES.get(part, part)
-
-    def unnamed(self, part: str) -> str:
-        return f"repro-{part}-{self.hosts}"
-
-
-def profiles(folders: list[Folder]) -> tuple[list[Profile], list[str]]:
-    """The host profiles, the paper's first, each with its folders that
-    hold runs; and the folders left out (a second one of a part)."""
-    return page.profiles(Profile, HOSTS, slots(), folders, lambda f: part_of(f.name))
+# the folders, by end-host profile and part (parts.PartProfile)
+part_of = parts.part_of
+Profile = parts.PartProfile
+profiles = partial(parts.part_profiles, PAPER, HOSTS, PART_NAMES)
 
 
 # --- the figures of a run ---------------------------------------------------------
@@ -548,7 +523,7 @@ def judge(claim: page.Claim[str], prof: Profile) -> list[Judgement[str]]:
 class Computed:
     """A calculation's result: OURS (as printed), its VERDICT and WHY."""
 
-    calc: blue.Calculation
+    calc: Calculation
     ours: str
     verdict: str
     why: str
@@ -608,16 +583,7 @@ def computed_section() -> list[str]:
 
 
 def header(folders: list[Folder]) -> list[str]:
-    return [
-        f"# Reproduction: {blue.SHORT_TITLE}",
-        "",
-        f"{blue.CITATION} (the text in the project's paper store: `{blue.STORE_TEXT}`): "
-        f'{blue.SCOPE}. Issue 33, "Reproduce the papers", items 3 and 4.',
-        "",
-        *page.generated("blue_page.py", folders),
-        *page.what_was_run(PAPER, folders, lambda e: PART_NAMES.get(part_of(e.name), "?")),
-        "",
-    ]
+    return parts.parts_header(PAPER, "blue_page.py", blue, "items 3 and 4", folders, PART_NAMES)
 
 
 def text_section() -> list[str]:
@@ -643,34 +609,18 @@ def setup_section(folders: list[Folder]) -> list[str]:
         "| part | configuration | tc's words |",
         "|---|---|---|",
     ]
-    for s in slots():
-        if s.exp is None or s.hosts != HOSTS[0]:
-            continue
-        for q in s.exp.qdiscs:
-            if s.part in (blue.FIG5_1000, blue.FIG5_4000) and not q.name.endswith(SMALLEST):
-                continue
-            words = describe_spec(q.template_for(True), s.exp.rate_of(q))
-            lines.append(f"| {PART_NAMES[s.part]} | `{q.name}` | `{words}` |")
+    lines += parts.config_rows(PAPER, HOSTS[0], PART_NAMES, _shown)
     return [*lines, ""]
 
 
+def _shown(part: str, q: Qdisc) -> bool:
+    """Figure 5's configurations at its smallest buffer, the others all."""
+    return part not in (blue.FIG5_1000, blue.FIG5_4000) or q.name.endswith(SMALLEST)
+
+
 def regenerate_section() -> list[str]:
-    known = [s for s in slots() if s.exp is not None]
-    per_seed, total = page.file_runs(known, 1), page.file_runs(known)
-    seconds = sum(
-        len(s.exp.runs(s.exp.reporting_seeds)) * plan.run_s(s.exp) for s in known if s.exp
-    )
-    longest = max(
-        (len(s.exp.runs(s.exp.reporting_seeds[:1])) * plan.run_s(s.exp) for s in known if s.exp),
-        default=0.0,
-    )
-    note = (
-        f": {len(known)} files, {per_seed} runs a reporting seed in all, {total} runs, about "
-        f"{plan.duration(seconds)} at {plan.RUN_S} s a run of 60 s and "
-        f"{plan.RUN_S + 40} s a run of 100 s; a part (one seed of one file) takes at most "
-        f"{plan.duration(longest)}"
-    )
-    return page.regenerate(PAPER, note) + page.by_hand(known)
+    runs = f"at {plan.RUN_S} s a run of 60 s and {plan.RUN_S + 40} s a run of 100 s"
+    return parts.regenerate_parts(PAPER, runs)
 
 
 def rules_section() -> list[str]:
@@ -692,15 +642,7 @@ def rules_section() -> list[str]:
         "(or with one seed, no interval). Each is tested alone, with no correction for the "
         "number of comparisons.",
         "",
-        "Verdicts, over a claim's comparisons:",
-        "",
-        f"- **{page.REPRODUCED}**: every one holds;",
-        f"- **{page.IN_DIRECTION}**: none fails, some are within noise, every mean on the "
-        "claimed side;",
-        f"- **{page.INCONCLUSIVE}**: none fails, some mean on the other side (within noise);",
-        f"- **{page.NOT_REPRODUCED}**: some comparison fails (named);",
-        f"- **{page.NOT_ATTEMPTED}**: a folder, configuration or common seed is missing (named).",
-        "",
+        *parts.VERDICT_RULES,
         "The levels the text gives in words are read as: zero loss, below 0.1%; double-digit "
         "loss, above 10%; p_m at 1, a mean over the measured window above 0.99; "
         '"approximately 1", above 0.9; a TCP flow misclassified or shut out, a goodput below '
@@ -831,7 +773,7 @@ BLOCKS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _block(name: str, f: Folder, part: str) -> list[str]:
+def _block(name: str, part: str, f: Folder) -> list[str]:
     if name == "Fig. 5":
         return _fig5_block(f)
     if name == "Fig. 13":
@@ -863,13 +805,7 @@ def exhibits_section(profs: list[Profile]) -> list[str]:
     ]
     with_runs = [x for x in profs if x.has_runs]
     for e in blue.EXHIBITS:
-        lines += [
-            f"### {e.name}",
-            "",
-            f'The caption: "{e.caption}" (section {e.section}). It shows {e.what}. Here: '
-            f"{e.status}.",
-            "",
-        ]
+        lines += parts.exhibit_heading(e)
         if e.name in PAPER_SAYS:
             lines += [f"The paper's numbers: {PAPER_SAYS[e.name]}", ""]
         if e.name == "Table III":
@@ -884,14 +820,8 @@ def exhibits_section(profs: list[Profile]) -> list[str]:
                 rate = "2 Mb/s" if part == blue.TABLE3_4 else "45 Mb/s"
                 lines += [f"The paper, the nonresponsive flow at {rate}, alone:", ""]
                 lines += _table3_block(None, part)
-        if e.name not in BLOCKS:
-            continue
-        if not with_runs:
-            lines += ["Ours: not attempted (no runs).", ""]
-            continue
-        for prof in with_runs:
-            for part in BLOCKS[e.name]:
-                lines += page.ours_block(prof, part, partial(_block, e.name, part=part))
+        if e.name in BLOCKS:
+            lines += parts.ours_blocks(with_runs, BLOCKS[e.name], partial(_block, e.name))
     return lines
 
 
@@ -899,50 +829,16 @@ def exhibits_section(profs: list[Profile]) -> list[str]:
 
 
 def claims_section(profs: list[Profile], ignored: list[str]) -> list[str]:
-    with_runs = [x for x in profs if x.has_runs]
-    lines = [
-        "## Claims",
-        "",
+    intro = (
         "The claims of sections III-B, III-E and IV-B to IV-D that the runs test "
         "(`blue.CLAIMS`), each with where the paper makes it, its words, how it is tested, "
         "the comparisons (`aqmtools/repro/blue_page.py`), and a verdict for each host profile "
         "with runs (see [How verdicts are decided](#how-verdicts-are-decided)). Equation "
-        "(1)'s are above, computed.",
-        "",
-        *(f"- {x}" for x in ignored),
-        *([""] if ignored else []),
-    ]
-    judged = {(c.key, x.hosts): judge(c, x) for c in CLAIMS for x in with_runs}
-    lines += ["| claim | where | end hosts | verdict |", "|---|---|---|---|"]
-    for c, spec in zip(CLAIMS, blue.CLAIMS, strict=True):
-        if not with_runs:
-            lines.append(
-                f"| ({c.key}) {c.title} | {spec.where} | - | {page.NOT_ATTEMPTED} (no runs) |"
-            )
-        for x in with_runs:
-            for j in judged[(c.key, x.hosts)]:
-                which = f" (`{j.variant}`)" if j.variant is not None else ""
-                lines.append(
-                    f"| ({c.key}) {c.title} | {spec.where} | `{x.hosts}`{which} | {j.verdict} |"
-                )
-    lines.append("")
-    for c, spec in zip(CLAIMS, blue.CLAIMS, strict=True):
-        names = " and ".join(PART_NAMES[p] for p in spec.parts)
-        lines += [
-            f"### ({c.key}) {c.title}",
-            "",
-            f'Where the paper makes it: {spec.where}. Its words: "{spec.quote}". Tested '
-            f"({names}): {spec.test}.",
-            "",
-        ]
-        if not with_runs:
-            files = [f"`{x.name(p)}`" for p in spec.parts for x in profs]
-            lines += [f"**{page.NOT_ATTEMPTED}**: no runs (of {' or '.join(files)}).", ""]
-        for x in with_runs:
-            for j in judged[(c.key, x.hosts)]:
-                which = f", `{j.variant}`" if j.variant is not None else ""
-                lines += page.judgement_lines(f"End hosts `{x.hosts}`{which}", j)
-    return lines
+        "(1)'s are above, computed."
+    )
+    return parts.part_claims_section(
+        intro, CLAIMS, blue.CLAIMS, profs, ignored, judge, lambda p: PART_NAMES[p]
+    )
 
 
 def blue_page(dirs: list[Path]) -> str:

@@ -25,8 +25,9 @@ A comparison printed as context (Check.counted false) counts in none.
 
 Usage: python3 -m aqmtools.repro.page PAPER OUT.md DIR...
   PAPER: dcn (this module's page), aqmecn (aqmtools.repro.aqmecn_page,
-  which reuses this module's folders, checks, verdicts and header) or
-  blue (aqmtools.repro.blue_page, likewise).
+  which reuses this module's folders, checks, verdicts and header),
+  blue (aqmtools.repro.blue_page, likewise) or queuelaw
+  (aqmtools.repro.queuelaw_page, likewise).
   DIR: results folders, such as build/bench/repro-dcn-paper and
   build/bench/repro-dcn-linux (none or missing ones: the page says so).
 """
@@ -1205,10 +1206,19 @@ def _blue_page(dirs: list[Path]) -> str:
     return blue_page.blue_page(dirs)
 
 
+def _queuelaw_page(dirs: list[Path]) -> str:
+    """The RED-family paper's page (aqmtools.repro.queuelaw_page, imported
+    when called, as the AQM/ECN paper's)."""
+    from aqmtools.repro import queuelaw_page
+
+    return queuelaw_page.queuelaw_page(dirs)
+
+
 PAGES: dict[str, Callable[[list[Path]], str]] = {
     "dcn": dcn_page,
     "aqmecn": _aqmecn_page,
     "blue": _blue_page,
+    "queuelaw": _queuelaw_page,
 }
 
 

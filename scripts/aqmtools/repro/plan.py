@@ -61,6 +61,18 @@ PAPERS: dict[str, tuple[str, ...]] = {
         "repro-sfb-table3-100pct-linux.toml",
         "repro-sfb-fig19-linux.toml",
     ),
+    # the RED-family paper (issue 33, item 5): the queue law against fixed
+    # drop and mark probabilities (Figure 4), then RED, gentle RED and
+    # Adaptive RED as the flows step up (Figures 11-13); the paper's hosts
+    # first
+    "queuelaw": (
+        "repro-queuelaw-drop-paper.toml",
+        "repro-queuelaw-mark-paper.toml",
+        "repro-queuelaw-steps-paper.toml",
+        "repro-queuelaw-drop-linux.toml",
+        "repro-queuelaw-mark-linux.toml",
+        "repro-queuelaw-steps-linux.toml",
+    ),
 }
 # seconds a run of 60 s takes on the development machine, setup and the
 # VM's boot spread over a part included (docs/timings.md: a part of 14 runs
@@ -173,11 +185,17 @@ def _configs(exp: Experiment) -> str:
 
 
 def _loads(exp: Experiment) -> str:
-    """The loads, with the long flows each starts where the load sets them."""
-    return ", ".join(
+    """The loads, with the long flows each starts where the load sets them
+    (or the steps in which they join)."""
+    steps = ""
+    if exp.long_steps:
+        flows = ", ".join(f"{n} at {t:g} s" for t, n in exp.long_steps)
+        steps = f" (long flows in steps: {flows})"
+    loads = ", ".join(
         f"{x:.0%}" + (f" ({exp.long_flows_at(x)} long flows)" if exp.long_flows_by_load else "")
         for x in exp.loads
     )
+    return loads + steps
 
 
 def describe_file(file: Path, out: Path, only: list[int]) -> tuple[list[str], float]:

@@ -7,14 +7,16 @@
 # it, computed at about 47 s. Nothing here runs at 1 Gbit/s, so the same
 # ratio is made at 10 Mbit/s with "limit 200": the link sends about 660
 # full-size frames per Tdec, 3.3 times limit.
-#  - one TCP flow alone through dcn limit 200 gets the link from its
-#    second second on: at least 80% of what the same flow gets through
-#    dcn limit 1000, where limit is above the link's Tdec (seconds 2-8);
-#  - pref was seeded from the measured rate: at the end it is at least 60%
-#    of the pref that limit 1000 ended with (the same controller from a
-#    start above the link's Tdec).
-# Without the seed (pref from limit alone) the flow was held to about
-# pref per Tdec: see the figures printed. About 30 s.
+#  - one TCP flow alone through dcn limit 200 gets at least 6.5 Mbit/s of
+#    the 10 from its second second on (seconds 2-8);
+#  - pref was seeded from the measured rate: it ends at 500 packets per
+#    Tdec or more (the link sends about 660).
+# Without the seed (the modules of f713b54, 2026-11-27) the flow got 4.02
+# Mbit/s and pref ended at 396; with it 9.01 Mbit/s and 696. No phase under
+# limit 1000 serves as the reference: there the queue can grow to 1000 in
+# slow start, and the controller's cut that follows held the same flow to
+# 3.80 Mbit/s in one make check and 8.23 in another (tc-dcn(8), the pref
+# controller's transient). About 20 s.
 set -euo pipefail
 # shellcheck source=selftests/net/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -22,7 +24,7 @@ set -euo pipefail
 tmp=$(mktemp -d)
 SECS=8
 
-tap_plan 3
+tap_plan 2
 dumbbell_setup 40
 trap 'dumbbell_cleanup; rm -rf "$tmp"' EXIT
 
@@ -34,13 +36,12 @@ phase() {
 	echo "# t=${SECONDS}s $1 done" >&2
 }
 
-phase wide 1000
 phase narrow 200
 
 eval "$(python3 - "$tmp" <<'PY'
 import json, sys
 d = sys.argv[1]
-for name in ("wide", "narrow"):
+for name in ("narrow",):
     with open(f"{d}/{name}.json") as f:
         j = json.load(f)
     # the receiver's bytes per one-second interval, from the second on
@@ -55,12 +56,10 @@ PY
 
 # shellcheck disable=SC2154 # set by the eval above
 {
-	echo "# limit 1000: $wide_rate bit/s, pref $wide_pref, early drops $wide_early" >&2
 	echo "# limit 200: $narrow_rate bit/s, pref $narrow_pref, early drops $narrow_early" >&2
-	tap_cmp "limit 1000: the lone flow fills the link (bit/s)" "$wide_rate" ">=" 7000000
-	tap_cmp "limit 200: the lone flow gets 80% of that (bit/s)" "$narrow_rate" ">=" \
-		"$(awk -v w="$wide_rate" 'BEGIN { print 0.8 * w }')"
-	tap_cmp "limit 200: pref was seeded: 60% of limit 1000's at the end (packets)" \
-		"$narrow_pref" ">=" "$(awk -v w="$wide_pref" 'BEGIN { print 0.6 * w }')"
+	tap_cmp "limit 200: the lone flow gets 6.5 of the 10 Mbit/s (bit/s)" "$narrow_rate" ">=" \
+		6500000
+	tap_cmp "limit 200: pref was seeded from the link's packets per Tdec (packets)" \
+		"$narrow_pref" ">=" 500
 }
 tap_exit

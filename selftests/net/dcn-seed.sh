@@ -7,16 +7,15 @@
 # it, computed at about 47 s. Nothing here runs at 1 Gbit/s, so the same
 # ratio is made at 10 Mbit/s with "limit 200": the link sends about 660
 # full-size frames per Tdec, 3.3 times limit.
-#  - one TCP flow alone through dcn limit 200 gets at least 6.5 Mbit/s of
-#    the 10 from its second second on (seconds 2-8);
-#  - pref was seeded from the measured rate: it ends at 500 packets per
-#    Tdec or more (the link sends about 660).
-# Without the seed (the modules of f713b54, 2026-11-27) the flow got 4.02
-# Mbit/s and pref ended at 396; with it 9.01 Mbit/s and 696. No phase under
-# limit 1000 serves as the reference: there the queue can grow to 1000 in
-# slow start, and the controller's cut that follows held the same flow to
-# 3.80 Mbit/s in one make check and 8.23 in another (tc-dcn(8), the pref
-# controller's transient). About 20 s.
+#  - with one TCP flow for 8 s through dcn limit 200, pref was seeded from
+#    the measured rate: it ends at 550 packets per Tdec or more (the link
+#    sends about 660). Unseeded it starts at 200 and the relative law
+#    raises it by about 9% a second (e^(0.09 x 8) x 200 = 411): it ended
+#    at 396 with the modules of f713b54, and at 684, 696 with the seed.
+# The flow's goodput is printed, not judged: one Reno-like flow with a
+# 10-ms queue target and a 40-ms RTT does not fill the link after a loss
+# whatever pref is (seeded: 9.01 and 5.90 Mbit/s in two runs; unseeded
+# 4.02). About 20 s.
 set -euo pipefail
 # shellcheck source=selftests/net/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -24,7 +23,7 @@ set -euo pipefail
 tmp=$(mktemp -d)
 SECS=8
 
-tap_plan 2
+tap_plan 1
 dumbbell_setup 40
 trap 'dumbbell_cleanup; rm -rf "$tmp"' EXIT
 
@@ -57,9 +56,7 @@ PY
 # shellcheck disable=SC2154 # set by the eval above
 {
 	echo "# limit 200: $narrow_rate bit/s, pref $narrow_pref, early drops $narrow_early" >&2
-	tap_cmp "limit 200: the lone flow gets 6.5 of the 10 Mbit/s (bit/s)" "$narrow_rate" ">=" \
-		6500000
 	tap_cmp "limit 200: pref was seeded from the link's packets per Tdec (packets)" \
-		"$narrow_pref" ">=" 500
+		"$narrow_pref" ">=" 550
 }
 tap_exit

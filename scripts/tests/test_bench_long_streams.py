@@ -7,6 +7,8 @@ page's summary of aqmstat records."""
 from __future__ import annotations
 
 import json
+import signal
+import sys
 import time
 from pathlib import Path
 
@@ -15,7 +17,13 @@ import pytest
 from aqmtools.bench import run
 from aqmtools.bench.experiment import load
 from aqmtools.bench.run import IPERF_PORT
-from aqmtools.bench.stats import Run, iperf_goodputs, read_run, udp_window_counts
+from aqmtools.bench.stats import (
+    Run,
+    iperf_goodputs,
+    iperf_unconnected,
+    read_run,
+    udp_window_counts,
+)
 from aqmtools.repro import page, plan
 
 LONG = """
@@ -165,6 +173,73 @@ def test_goodputs_are_per_stream_in_a_file_of_several() -> None:
         iperf_goodputs([json.dumps({"end": {"streams": [{}, {}]}})])
 
 
+# iperf3 3.12's own outputs of a flow that never connected: refused, and
+# stopped (SIGTERM) while it waited on the server (an end of zeros)
+_REFUSED = {
+    "start": {"connected": [], "version": "iperf 3.12"},
+    "intervals": [],
+    "end": {},
+    "error": "unable to connect to server: Connection refused",
+}
+_ZEROS = {"start": 0, "end": 0, "seconds": 0, "bytes": 0, "bits_per_second": 0}
+_STOPPED = {
+    "start": {"connected": [], "version": "iperf 3.12"},
+    "intervals": [],
+    "end": {"streams": [], "sum_sent": _ZEROS, "sum_received": _ZEROS},
+    "error": "interrupt - the client has terminated",
+}
+
+
+def _cut(*streams: list[tuple[int, float]]) -> str:
+    """iperf3 output of a connected flow of STREAMS, each its (bytes,
+    seconds) a second, without an end result."""
+    intervals = [
+        {
+            "streams": [{"bytes": s[i][0], "seconds": s[i][1]} for s in streams],
+            "sum": {
+                "bytes": sum(s[i][0] for s in streams),
+                "seconds": streams[0][i][1],
+            },
+        }
+        for i in range(len(streams[0]))
+    ]
+    start = {"connected": [{"socket": 5 + k} for k in range(len(streams))]}
+    return json.dumps({"start": start, "intervals": intervals, "error": "interrupt"})
+
+
+def test_goodputs_of_flows_without_an_end_result() -> None:
+    # killed before it wrote anything: unknown
+    assert iperf_goodputs(["", " \n"]) == [None, None]
+    # never connected: it got nothing, one flow whatever its -P
+    never = [json.dumps(_REFUSED), json.dumps(_STOPPED), json.dumps({"error": "x"})]
+    assert iperf_goodputs(never) == [0.0, 0.0, 0.0]
+    assert iperf_unconnected([*never, "", _streams(1.0, 2.0)]) == 3
+    # connected, its intervals' bytes over their seconds: 3 MB in 2.5 s
+    one = _cut([(1_000_000, 1.0), (2_000_000, 1.5)])
+    assert iperf_goodputs([one]) == [pytest.approx(9.6e6)]
+    # of several streams, one rate a stream
+    two = _cut([(100, 1.0), (300, 1.0)], [(50, 1.0), (50, 1.0)])
+    assert iperf_goodputs([two]) == [pytest.approx(1600.0), pytest.approx(400.0)]
+    # connected, stopped before its first interval (an end of no time)
+    early = {**_STOPPED, "start": {"connected": [{"socket": 5}]}}
+    assert iperf_goodputs([json.dumps(early)]) == [None]
+    assert iperf_unconnected([one, json.dumps(early)]) == 0
+    # a normal result as before, beside them
+    assert iperf_goodputs(["", _streams(5.0, 6.0), one]) == [None, 5.0, 6.0, pytest.approx(9.6e6)]
+
+
+@pytest.mark.parametrize("text", ['{"start": {"connec', "garbage", "[1, 2]", '"x"'])
+def test_goodputs_refuse_what_is_not_iperf3_output(text: str) -> None:
+    with pytest.raises(ValueError, match="iperf3 output"):
+        iperf_goodputs([text])
+
+
+def test_goodputs_refuse_intervals_without_bytes() -> None:
+    bad = json.dumps({"start": {"connected": [{}]}, "intervals": [{"sum": {}}]})
+    with pytest.raises(ValueError, match="intervals"):
+        iperf_goodputs([bad])
+
+
 def _udp_json(per_s: list[tuple[int, int]], connected: bool = True) -> str:
     intervals = [
         {"streams": [{"start": float(i), "end": i + 1.0, "packets": p, "lost_packets": lost}]}
@@ -199,6 +274,78 @@ def test_read_run_keeps_the_windows_udp_counts(tmp_path: Path) -> None:
     (tmp_path / "iperf-udp1.json").write_text(_udp_json([(100, 90)] * 4))
     r = read_run(tmp_path)
     assert r.goodputs == [1e6, 2e6] and r.udp_window == [(200, 180, 2.0)]
+
+
+def test_read_run_counts_the_tcp_flows_without_a_result(tmp_path: Path) -> None:
+    meta = {"duration_s": 4.0, "warmup_s": 2.0, "rate_bps": 10_000_000}
+    (tmp_path / "run.json").write_text(json.dumps(meta))
+    leaf = {"kind": "sfb", "handle": "10:", "packets": 0, "bytes": 0, "drops": 0}
+    (tmp_path / "tc-before.json").write_text(json.dumps({"down": [leaf]}))
+    (tmp_path / "tc-after.json").write_text(json.dumps({"down": [leaf]}))
+    (tmp_path / "iperf-tcp0.json").write_text(_streams(1e6, 2e6))
+    (tmp_path / "iperf-tcp1.json").write_text("")
+    r = read_run(tmp_path)
+    assert r.goodputs == [1e6, 2e6] and (r.tcp_missing, r.tcp_unconnected) == (1, 0)
+    assert r.problems == ["TCP flow without a result"]
+    # a flow that never connected counts 0 and is said
+    (tmp_path / "iperf-tcp2.json").write_text(json.dumps(_STOPPED))
+    r = read_run(tmp_path)
+    assert r.goodputs == [1e6, 2e6, 0.0] and (r.tcp_missing, r.tcp_unconnected) == (1, 1)
+    assert r.problems == ["TCP flow without a result", "TCP flow never connected"]
+    (tmp_path / "iperf-tcp1.json").write_text(_streams(3e6))
+    assert read_run(tmp_path).problems == ["TCP flow never connected"]
+
+
+# --- stopping the run's processes -------------------------------------------------
+
+# sleeps, and on SIGTERM says so and exits (iperf3 writes its results)
+_POLITE = (
+    "import signal, sys, time\n"
+    "def term(n, f):\n"
+    "    print('term', flush=True)\n"
+    "    sys.exit(0)\n"
+    "signal.signal(signal.SIGTERM, term)\n"
+    "print('ready', flush=True)\n"
+    "time.sleep(30)\n"
+)
+# sleeps through SIGTERM
+_DEAF = (
+    "import signal, time\n"
+    "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+    "print('ready', flush=True)\n"
+    "time.sleep(30)\n"
+)
+
+
+def _ready(path: Path) -> None:
+    deadline = time.monotonic() + 10
+    while "ready" not in path.read_text() and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
+def test_wait_all_terminates_before_it_kills(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    bench = _bench(tmp_path, LONG)
+    monkeypatch.setattr(run, "TERM_GRACE_S", 0.5)
+    polite, deaf = tmp_path / "polite.out", tmp_path / "deaf.out"
+    bench.spawn([sys.executable, "-c", "pass"])
+    bench.spawn([sys.executable, "-c", _POLITE], stdout=polite)
+    bench.spawn([sys.executable, "-c", _DEAF], stdout=deaf)
+    _ready(polite)
+    _ready(deaf)
+    t0 = time.monotonic()
+    codes = bench.wait_all(0.5)
+    # the one that heard SIGTERM wrote and exited; the deaf one was killed
+    assert polite.read_text() == "ready\nterm\n"
+    assert codes == [0, 0, -signal.SIGKILL] and bench.procs == []
+    assert time.monotonic() - t0 < 10
+
+
+def test_wait_all_leaves_what_ends_in_time_alone(tmp_path: Path) -> None:
+    bench = _bench(tmp_path, LONG)
+    bench.spawn([sys.executable, "-c", "import sys; sys.exit(3)"])
+    assert bench.wait_all(10) == [3]
 
 
 # --- the plan and the page ------------------------------------------------------

@@ -15,7 +15,13 @@ from aqmtools.bench import archive, report, testbed
 from aqmtools.bench.experiment import PKT_BYTES, describe_spec, expand_spec, load, time_to_queue
 from aqmtools.bench.intervals import betainc, mean_ci, paired, t_cdf, t_ppf
 from aqmtools.bench.run import requested_bytes, run_name, select_seeds
-from aqmtools.bench.stats import censored_quantile, read_web, udp_goodputs
+from aqmtools.bench.stats import (
+    censored_quantile,
+    iperf_goodputs,
+    iperf_unconnected,
+    read_web,
+    udp_goodputs,
+)
 
 HEADER = (
     "user,conn,server,start_us,first_byte_us,end_us,req_bytes,resp_bytes,persistent,status,"
@@ -437,3 +443,42 @@ def test_a_udp_flow_that_never_started_stays_so_in_the_archive(tmp_path: Path) -
     assert udp_goodputs(texts) == [pytest.approx(90 * 1400 * 8 / 10), None]
     # a flow that started keeps only its end, the bytes of earlier archives
     assert json.loads(texts[0]) == {"end": started["end"]}
+
+
+def test_tcp_flows_stopped_without_a_result_read_the_same_from_the_archive(
+    tmp_path: Path,
+) -> None:
+    d = tmp_path / "run"
+    d.mkdir()
+    (d / "run.json").write_text(json.dumps({"warmup_s": 1, "duration_s": 10}))
+    for name in ("tc-before.json", "tc-after.json"):
+        (d / name).write_text("[]")
+    zeros = {"seconds": 0, "bytes": 0, "bits_per_second": 0}
+    one = {"start": {"connected": [{"socket": 5}]}, "intervals": []}
+    iv = {"sum": {"bytes": 1000, "seconds": 1.0}, "streams": [{"bytes": 1000, "seconds": 1.0}]}
+    texts = {
+        # killed before it wrote anything
+        "iperf-tcp0.json": "",
+        # never connected, stopped (iperf3 3.12 writes an end of zeros)
+        "iperf-tcp1.json": json.dumps(
+            {"start": {"connected": []}, "intervals": [], "end": {"sum_received": zeros}}
+        ),
+        # connected, stopped before its first interval
+        "iperf-tcp2.json": json.dumps({**one, "end": {"sum_received": zeros}}),
+        # connected, its intervals and no end
+        "iperf-tcp3.json": json.dumps({**one, "intervals": [iv] * 3, "error": "x"}),
+        # a normal result keeps only its end
+        "iperf-tcp4.json": json.dumps(
+            {**one, "intervals": [iv], "end": {"sum_received": {"bits_per_second": 8e3}}}
+        ),
+    }
+    for name, text in texts.items():
+        (d / name).write_text(text)
+    files = archive._run_files(d)
+    packed = [files[name].decode() for name in texts]
+    assert iperf_goodputs(packed) == iperf_goodputs(list(texts.values()))
+    assert iperf_goodputs(packed) == [None, 0.0, None, 8e3, 8e3]
+    assert iperf_unconnected(packed) == 1
+    assert packed[0] == "" and json.loads(packed[4]) == {
+        "end": {"sum_received": {"bits_per_second": 8e3}}
+    }

@@ -7,6 +7,7 @@ import json
 import math
 import random
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -225,6 +226,21 @@ def test_unresponsive_figures_of_a_run() -> None:
     assert unresponsive(_run("afd", 1, [], [2.5e6])) is None
 
 
+def test_unresponsive_counts_the_tcp_flows_without_a_result() -> None:
+    # 3 TCP flows, one without a result, + 1 UDP flow: a fair share of 2.5
+    # Mbit/s; lowest and Jain over the two known goodputs
+    r = replace(_run("afd", 1, [1.25e6, 2.5e6], [2.5e6]), tcp_missing=1)
+    f = unresponsive(r)
+    assert f is not None and (f.tcp_flows, f.tcp_missing) == (3, 1)
+    assert f.fair_bps == pytest.approx(2.5e6) and f.tcp_lowest == pytest.approx(0.5)
+    assert f.jain == pytest.approx(3.75**2 / (2 * (1.25**2 + 2.5**2)))
+    assert r.problems == ["TCP flow without a result"]
+    # no TCP flow with a result: counted, and no lowest or Jain
+    none = unresponsive(replace(_run("afd", 1, [], [2.5e6]), tcp_missing=2))
+    assert none is not None and none.tcp_flows == 2
+    assert math.isnan(none.tcp_lowest) and math.isnan(none.jain)
+
+
 def test_unresponsive_table_means_and_intervals() -> None:
     afd = [
         _run("afd", 1, [2.5e6, 2.5e6], [3e6, 4.5e6]),
@@ -293,6 +309,20 @@ def test_report_shows_the_table_for_runs_with_both(tmp_path: Path) -> None:
     assert "| afd | 1 | 2 + 2 | 0.90 | 0.40 | 0.735 | 0/2 |" in summary
     # the long flows' table as before
     assert "| afd | 5.00 | 1.00 | 4.48 | 0/1 |" in summary
+
+
+def test_report_keeps_a_run_with_a_tcp_flow_without_a_result(tmp_path: Path) -> None:
+    d = tmp_path / "afd-load100-ecn0-s101"
+    _write_run(d, "afd", 0, [1e6, 4e6], [2000, 2000])
+    # the second TCP flow's iperf3 killed before it wrote anything
+    (d / "iperf-tcp1.json").write_text("")
+    assert report.main(["report", str(tmp_path)]) == 0
+    summary = (tmp_path / "summary.md").read_text()
+    # counted among the flows (2 + 2: fair share 2.5 Mbit/s), left out of
+    # TCP lowest and Jain
+    assert "| afd | 1 | 2 + 2 | 0.90 | 0.40 | 1.000 | 0/2 |" in summary
+    assert "| afd | 1.00 | 1.00 | 4.48 | 0/1 |" in summary
+    assert "0/1 (TCP flow without a result)" in summary
 
 
 def test_report_leaves_the_table_out_without_udp(tmp_path: Path) -> None:

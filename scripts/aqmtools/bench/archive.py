@@ -8,7 +8,8 @@ published part by part commits each seed's data once: a later part leaves
 the earlier seeds' archives byte for byte as they were). For every run
 its run.json, the tc statistics before and after, the webgen logs
 (every exchange, with the columns the report reads), the iperf3 results
-(their "end" sections), flent's summaries and the downstream aqmstat
+(their "end" sections; a TCP flow stopped without one keeps its whole
+output, an empty one stays empty), flent's summaries and the downstream aqmstat
 trace thinned to one record per 100 ms for the runs of the first seed
 (the report plots their queues over time) and one per second for the
 others, keeping the records that bound the measured window, so that the
@@ -44,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from aqmtools.bench import report
+from aqmtools.bench.stats import iperf_goodputs, iperf_unconnected
 
 # aqmstat samples every 10 ms; the archive keeps one record in THIN of
 # the first seed's runs, one in THIN_LATER of the others'
@@ -103,6 +105,11 @@ def web_restore(text: str) -> str:
     return out.getvalue()
 
 
+def _tcp_read(text: str) -> tuple[list[float | None], int]:
+    """What stats reads of a TCP flow's iperf3 output."""
+    return iperf_goodputs([text]), iperf_unconnected([text])
+
+
 def _run_files(rundir: Path, every: int = THIN) -> dict[str, bytes]:
     """The archived files of one run, by name; its aqmstat trace keeps one
     record in EVERY."""
@@ -115,13 +122,23 @@ def _run_files(rundir: Path, every: int = THIN) -> dict[str, bytes]:
     for p in sorted(rundir.glob("flent-*.txt")):
         files[p.name] = p.read_bytes()
     for p in sorted(rundir.glob("iperf-*.json")):
-        j = json.loads(p.read_text())
+        text = p.read_text()
+        if not text.strip():
+            # killed before it wrote anything: stats knows it by that
+            files[p.name] = b""
+            continue
+        j = json.loads(text)
         ipf: dict[str, Any] = {"end": j.get("end", {})}
         # a UDP flow whose handshake was lost: stats.udp_goodputs knows it
         # by its empty "connected" (the started ones' bytes stay as before)
         if "start" in j and not j["start"].get("connected"):
             ipf["start"] = {"connected": []}
-        files[p.name] = (json.dumps(ipf) + "\n").encode()
+        slim = json.dumps(ipf) + "\n"
+        # a TCP flow stopped without an end result is read from its
+        # intervals and its "start": kept whole
+        if p.name.startswith("iperf-tcp") and _tcp_read(slim) != _tcp_read(text):
+            slim = text
+        files[p.name] = slim.encode()
     trace = rundir / "aqmstat-down.jsonl"
     if trace.exists():
         recs = [json.loads(x) for x in trace.read_text().splitlines() if x.strip()]

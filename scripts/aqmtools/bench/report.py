@@ -487,7 +487,9 @@ def unresponsive_table(cells: list[list[Run]]) -> list[str]:
         "about 0.96) over the TCP and UDP flows; goodputs are iperf3's over each flow's "
         "whole test. UDP: the UDP flows' goodput in all over "
         "their fair shares (a flow that never started counts 0); TCP lowest: the TCP flow "
-        "that got least, over its fair share; Jain: over the TCP flows' goodputs; never "
+        "that got least, over its fair share; Jain: over the TCP flows' goodputs (a TCP "
+        "flow without a result, killed before it wrote one, counts among the flows but is "
+        "left out of TCP lowest and Jain, and its run lists it among its problems); never "
         "started: UDP flows whose handshake was lost, of all the seeds' UDP flows:",
         "",
         "| qdisc | seeds | flows TCP + UDP | UDP / fair share | TCP lowest / fair share "

@@ -52,6 +52,8 @@ SAMPLE_MS = 10
 UDP_HANDSHAKE_S = 1.5
 # each UDP datagram's payload (bytes), which stats.udp_goodputs assumes
 UDP_PAYLOAD = 1400
+# how long a process outliving its run has between SIGTERM and SIGKILL
+TERM_GRACE_S = 3.0
 
 
 def log(msg: str) -> None:
@@ -159,15 +161,24 @@ class Bench:
             self.procs.append(subprocess.Popen(cmd, stdout=out, stderr=err))
 
     def wait_all(self, timeout: float) -> list[int]:
-        """Wait for the run's processes; kill what is left after TIMEOUT."""
+        """Wait for the run's processes and return their exit statuses;
+        what is left after TIMEOUT gets SIGTERM (iperf3 then writes what it
+        has), and what is still left TERM_GRACE_S later SIGKILL."""
         end = time.monotonic() + timeout
-        codes = []
+        left = []
         for p in self.procs:
             try:
-                codes.append(p.wait(max(0.1, end - time.monotonic())))
+                p.wait(max(0.1, end - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                p.terminate()
+                left.append(p)
+        grace = time.monotonic() + TERM_GRACE_S
+        for p in left:
+            try:
+                p.wait(max(0.1, grace - time.monotonic()))
             except subprocess.TimeoutExpired:
                 p.kill()
-                codes.append(p.wait())
+        codes = [p.wait() for p in self.procs]
         self.procs = []
         return codes
 

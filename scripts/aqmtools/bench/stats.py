@@ -207,26 +207,82 @@ def link_figures(
     return _figures(leaf(before["down"]), leaf(after["down"]), rate_bps, secs)
 
 
-def iperf_goodputs(texts: list[str]) -> list[float]:
+def _interval_rate(items: list[Any]) -> float | None:
+    """Bit/s of iperf3 interval records (each with bytes and seconds)."""
+    seconds = sum(float(x["seconds"]) for x in items)
+    return 8 * sum(float(x["bytes"]) for x in items) / seconds if seconds > 0 else None
+
+
+def _iperf_flows(text: str) -> tuple[list[float | None], bool]:
+    """The goodputs of one iperf3 -J file (iperf_goodputs) and whether it
+    is of a flow that never connected."""
+    if not text.strip():
+        return [None], False
+    try:
+        j = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"iperf3 output is not JSON: {e}") from e
+    if not isinstance(j, dict):
+        raise ValueError("iperf3 output is not a JSON object")
+    start = j.get("start")
+    connected = isinstance(start, dict) and bool(start.get("connected"))
+    if start is not None and not connected:
+        # never connected, whatever its end (stopped while it connected,
+        # iperf3 3.12 writes one of zeros)
+        return [0.0], True
+    end = j.get("end") or {}
+    if not isinstance(end, dict):
+        raise ValueError("iperf3 output whose end is not a JSON object")
+    streams = end.get("streams") or []
+    s = end.get("sum_received") or end.get("sum")
+    # a sum of no time: killed before the test began (no end result)
+    ended = not (isinstance(s, dict) and s.get("seconds") == 0)
+    if ended and len(streams) > 1:
+        try:
+            return [float(x["receiver"]["bits_per_second"]) for x in streams], False
+        except (KeyError, TypeError) as e:
+            raise ValueError(f"iperf3 streams without a receiver's result: {e}") from e
+    if ended and s is not None:
+        try:
+            return [float(s["bits_per_second"])], False
+        except (KeyError, TypeError) as e:
+            raise ValueError(f"iperf3 sum without a rate: {e}") from e
+    if start is None:
+        return [0.0], True
+    intervals = j.get("intervals") or []
+    if not intervals:
+        return [None], False
+    try:
+        n = len(intervals[0]["streams"])
+        if n > 1:
+            return [_interval_rate([iv["streams"][i] for iv in intervals]) for i in range(n)], False
+        return [_interval_rate([iv["sum"] for iv in intervals])], False
+    except (KeyError, IndexError, TypeError, ValueError) as e:
+        raise ValueError(f"iperf3 intervals without bytes and seconds: {e}") from e
+
+
+def iperf_goodputs(texts: list[str]) -> list[float | None]:
     """Goodput in bit/s of each iperf3 flow (-J output), at the receiver:
     a file of one stream is one flow (its sum, as always); a file of
-    several (-P, the experiment's long_streams) one flow a stream."""
-    rates = []
-    for text in texts:
-        j = json.loads(text)
-        end = j.get("end", {})
-        streams = end.get("streams") or []
-        if len(streams) > 1:
-            try:
-                rates += [float(x["receiver"]["bits_per_second"]) for x in streams]
-            except (KeyError, TypeError) as e:
-                raise ValueError(f"iperf3 streams without a receiver's result: {e}") from e
-            continue
-        s = end.get("sum_received") or end.get("sum")
-        if s is None:
-            raise ValueError(f"iperf3 output without a result: {j.get('error', '?')}")
-        rates.append(float(s["bits_per_second"]))
-    return rates
+    several (-P, the experiment's long_streams) one flow a stream.
+
+    A flow still running when the run's processes were stopped (run.py:
+    SIGTERM, then SIGKILL) may lack an end result:
+    - an empty file (killed before it wrote anything): None, unknown;
+    - a flow that never connected (no "start", or start.connected empty:
+      its connection or iperf3's control exchange never completed under
+      the run's load): 0.0, one flow whatever its -P, as it got nothing;
+    - connected, without an end: its rate over the intervals it wrote
+      (the client's, which receives with -R: bytes over seconds), one
+      a stream of several; None when it wrote none.
+    Any other output raises ValueError."""
+    return [rate for text in texts for rate in _iperf_flows(text)[0]]
+
+
+def iperf_unconnected(texts: list[str]) -> int:
+    """How many of the iperf3 files are of flows that never connected
+    (the 0.0 goodputs iperf_goodputs gives them)."""
+    return sum(_iperf_flows(text)[1] for text in texts)
 
 
 def udp_goodputs(texts: list[str], payload: int = 1400) -> list[float | None]:
@@ -281,6 +337,8 @@ class Run:
     meta: dict[str, Any]
     web: WebLog
     link: LinkFigures
+    # goodput of the long TCP flows with a result, bit/s (0.0 of a flow
+    # that never connected)
     goodputs: list[float]
     flent: dict[str, str]
     # the measured exchanges of each client host (1-based, as web-cN.csv),
@@ -295,6 +353,11 @@ class Run:
     # (datagrams, lost, seconds) of each UDP flow that started, over the
     # measured window (udp_window_counts)
     udp_window: list[tuple[int, int, float]] = field(default_factory=list)
+    # long TCP flows without a result (killed before they wrote one: their
+    # goodput is unknown, and not in goodputs)
+    tcp_missing: int = 0
+    # long TCP flows that never connected (in goodputs, as 0.0)
+    tcp_unconnected: int = 0
 
     @property
     def problems(self) -> list[str]:
@@ -305,6 +368,10 @@ class Run:
             out.append("netem dropped")
         if self.udp_missing:
             out.append("UDP flow never started")
+        if self.tcp_missing:
+            out.append("TCP flow without a result")
+        if self.tcp_unconnected:
+            out.append("TCP flow never connected")
         return out
 
 
@@ -318,6 +385,8 @@ class Unresponsive:
     flows' goodput in all over their fair shares (a flow that never
     started counts 0); tcp_lowest the goodput of the TCP flow that got
     least over its fair share; jain the index of the TCP flows' goodputs.
+    tcp_flows counts the TCP flows without a result too (tcp_missing of
+    them), which tcp_lowest and jain leave out: their goodput is unknown.
     """
 
     tcp_flows: int
@@ -327,13 +396,14 @@ class Unresponsive:
     udp: float
     tcp_lowest: float
     jain: float
+    tcp_missing: int = 0
 
 
 def unresponsive(r: Run) -> Unresponsive | None:
     """R's figures of unresponsive flows; None unless it had both UDP
     flows and long TCP flows (counted from their iperf3 files)."""
     udp_flows = len(r.udp) + r.udp_missing
-    tcp_flows = len(r.goodputs)
+    tcp_flows = len(r.goodputs) + r.tcp_missing
     if not udp_flows or not tcp_flows:
         return None
     link_bps = 8 * r.link.sent_bytes / r.link.seconds if r.link.seconds > 0 else 0.0
@@ -345,8 +415,9 @@ def unresponsive(r: Run) -> Unresponsive | None:
         udp_missing=r.udp_missing,
         fair_bps=fair,
         udp=sum(r.udp) / (udp_flows * fair) if fair > 0 else nan,
-        tcp_lowest=min(r.goodputs) / fair if fair > 0 else nan,
+        tcp_lowest=min(r.goodputs) / fair if fair > 0 and r.goodputs else nan,
         jain=jain(r.goodputs),
+        tcp_missing=r.tcp_missing,
     )
 
 
@@ -366,12 +437,25 @@ def read_run(rundir: Path) -> Run:
     link = window_figures(records, t0 + meta["warmup_s"], t0 + meta["duration_s"], meta["rate_bps"])
     if link is None:
         link = link_figures(before, after, meta["rate_bps"], meta["duration_s"])
-    goodputs = iperf_goodputs([p.read_text() for p in sorted(rundir.glob("iperf-tcp*.json"))])
+    tcp_texts = [p.read_text() for p in sorted(rundir.glob("iperf-tcp*.json"))]
+    tcps = iperf_goodputs(tcp_texts)
+    goodputs = [g for g in tcps if g is not None]
     flent = {p.stem[len("flent-") :]: p.read_text() for p in sorted(rundir.glob("flent-*.txt"))}
     udp_texts = [p.read_text() for p in sorted(rundir.glob("iperf-udp*.json"))]
     udps = udp_goodputs(udp_texts)
     udp = [u for u in udps if u is not None]
     window = udp_window_counts(udp_texts, meta["warmup_s"], meta["duration_s"])
     return Run(
-        meta, web, link, goodputs, flent, by_host, records, udp, len(udps) - len(udp), window
+        meta,
+        web,
+        link,
+        goodputs,
+        flent,
+        by_host,
+        records,
+        udp,
+        udp_missing=len(udps) - len(udp),
+        udp_window=window,
+        tcp_missing=len(tcps) - len(goodputs),
+        tcp_unconnected=iperf_unconnected(tcp_texts),
     )

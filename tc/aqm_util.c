@@ -150,6 +150,20 @@ void aqm_print_time(const char *key, __u32 usec)
 	print_uint(PRINT_FP, NULL, fmt, usec);
 }
 
+__u32 aqm_print_qref_target(struct rtattr *qref, struct rtattr *target)
+{
+	__u32 t = target ? rta_getattr_u32(target) : 0;
+
+	if (qref)
+		print_uint(t ? PRINT_JSON : PRINT_ANY, "qref", "qref %up ",
+			   rta_getattr_u32(qref));
+	if (t)
+		aqm_print_time("target", t);
+	else if (target)
+		print_uint(PRINT_JSON, "target", NULL, 0);
+	return t;
+}
+
 void aqm_print_ratio_attr(const char *key, struct rtattr *attr, bool decimal)
 {
 	struct aqm_ratio r;

@@ -59,6 +59,10 @@ double aqm_ratio_value(const struct aqm_ratio *r);
  * JSON gets the number of microseconds under @key.
  */
 void aqm_print_time(const char *key, __u32 usec);
+/* A queue target given as qref (packets) or target (time, us; 0: qref):
+ * the text shows the one in use, JSON both. Returns the time target.
+ */
+__u32 aqm_print_qref_target(struct rtattr *qref, struct rtattr *target);
 /* A flag: JSON always has @key (true or false), text only the word when
  * it is set.
  */

@@ -3,6 +3,7 @@
  * q_afd.c - tc plugin for the linux-aqm AFD qdisc (see tc-afd(8)).
  */
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,18 +14,22 @@
 static void explain(void)
 {
 	fprintf(stderr,
-		"Usage: ... afd [ limit PACKETS ] [ qref PACKETS ]\n"
+		"Usage: ... afd [ limit PACKETS ] [ target TIME | qref PACKETS ]\n"
 		"               [ alpha GAIN ] [ beta GAIN ] [ tupdate TIME ]\n"
 		"               [ shadow ENTRIES ] [ sample N ] [ flows N ]\n"
 		"               [ bytemode | nobytemode ] [ avpkt SIZE ]\n"
 		"               [ ecn | noecn ] [ ecn_ceil PROB ]\n"
 		"GAIN is a decimal (1.7) or a ratio (17/10), alpha < beta < 32768;\n"
 		"PROB one in [0, 1]. limit and qref (qref < limit) in [1, 1048576]\n"
-		"packets; tupdate in [100us, 1s]; shadow (sampled arrivals kept) and\n"
+		"packets; target (the queue target in time, converted at the\n"
+		"measured rate, with the relative law; qref: a target in packets\n"
+		"with the paper's law, alpha and beta) in [0, 1s], 0: qref;\n"
+		"tupdate in [100us, 1s]; shadow (sampled arrivals kept) and\n"
 		"sample (1 in N arrivals is sampled) in [1, 65536]; flows (flow\n"
 		"table capacity, 0: shadow) in [0, shadow]; avpkt (bytes one entry\n"
 		"of the fair share stands for in bytemode) in [40, 65535] bytes.\n"
-		"Defaults: limit 1000p qref 240p alpha 1.7 beta 1.8 tupdate 6250us\n"
+		"Defaults: limit 1000p target 29ms (qref 240p until the rate is\n"
+		"          known) alpha 1.7 beta 1.8 tupdate 6250us\n"
 		"          shadow 1000 sample 1 flows 0 nobytemode avpkt 1000b\n"
 		"          noecn ecn_ceil " AQM_ECN_CEIL_DEF "\n");
 }
@@ -32,6 +37,7 @@ static void explain(void)
 static const struct aqm_u32_opt afd_u32_opts[] = {
 	{ "limit", TCA_AFD_LIMIT, AQM_UNIT_PACKETS, 1, 1 << 20 },
 	{ "qref", TCA_AFD_QREF, AQM_UNIT_PACKETS, 1, 1 << 20 },
+	{ "target", TCA_AFD_TARGET, AQM_UNIT_TIME, 0, 1000000 },
 	{ "tupdate", TCA_AFD_TUPDATE, AQM_UNIT_TIME, 100, 1000000 },
 	{ "shadow", TCA_AFD_SHADOW, AQM_UNIT_COUNT, 1, 65536 },
 	{ "sample", TCA_AFD_SAMPLE, AQM_UNIT_COUNT, 1, 65536 },
@@ -84,6 +90,11 @@ static int afd_parse_opt(AQM_QU_CONST struct qdisc_util *qu, int argc,
 		argv++;
 	}
 
+	if (set[TCA_AFD_QREF] && set[TCA_AFD_TARGET] && vals[TCA_AFD_TARGET]) {
+		fprintf(stderr, "afd: give either qref (packets) or target (time), not both\n");
+		return -1;
+	}
+
 	tail = addattr_nest(n, 1024, TCA_OPTIONS | NLA_F_NESTED);
 	aqm_u32_opts_put(n, afd_u32_opts, ARRAY_SIZE(afd_u32_opts), vals, set);
 	if (set[TCA_AFD_ALPHA])
@@ -115,9 +126,7 @@ static int afd_print_opt(AQM_QU_CONST struct qdisc_util *qu, FILE *f,
 	if (tb[TCA_AFD_LIMIT])
 		print_uint(PRINT_ANY, "limit", "limit %up ",
 			   rta_getattr_u32(tb[TCA_AFD_LIMIT]));
-	if (tb[TCA_AFD_QREF])
-		print_uint(PRINT_ANY, "qref", "qref %up ",
-			   rta_getattr_u32(tb[TCA_AFD_QREF]));
+	aqm_print_qref_target(tb[TCA_AFD_QREF], tb[TCA_AFD_TARGET]);
 	aqm_print_ratio_attr("alpha", tb[TCA_AFD_ALPHA], false);
 	aqm_print_ratio_attr("beta", tb[TCA_AFD_BETA], false);
 	if (tb[TCA_AFD_TUPDATE])
@@ -143,13 +152,17 @@ static int afd_print_opt(AQM_QU_CONST struct qdisc_util *qu, FILE *f,
 static int afd_print_xstats(AQM_QU_CONST struct qdisc_util *qu, FILE *f,
 			    struct rtattr *xstats)
 {
+	/* a module older than the time target stops at memory */
+	const size_t old = offsetof(struct tc_afd_xstats, qref);
 	struct tc_afd_xstats st = {};
+	size_t len;
 
 	if (!xstats)
 		return 0;
-	if (RTA_PAYLOAD(xstats) < sizeof(st))
+	len = RTA_PAYLOAD(xstats);
+	if (len < old)
 		return -1;
-	memcpy(&st, RTA_DATA(xstats), sizeof(st));
+	memcpy(&st, RTA_DATA(xstats), len < sizeof(st) ? len : sizeof(st));
 
 	/* m_fair in m_i's unit: sampled packets, or bytes in bytemode */
 	print_float(PRINT_ANY, "m_fair", "  m_fair %g", st.m_fair / 256.0);
@@ -174,6 +187,11 @@ static int afd_print_xstats(AQM_QU_CONST struct qdisc_util *qu, FILE *f,
 	print_u64(PRINT_ANY, "forced_drops", " forced_drops %llu",
 		  st.forced_drops);
 	print_u64(PRINT_ANY, "marks", " marks %llu", st.marks);
+	if (len >= sizeof(st)) {
+		print_nl();
+		print_uint(PRINT_ANY, "qref", "  qref %up", st.qref);
+		print_float(PRINT_ANY, "rate", " rate %.1fpps", st.rate / 256.0);
+	}
 	return 0;
 }
 

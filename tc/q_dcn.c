@@ -120,7 +120,7 @@ static int dcn_print_opt(AQM_QU_CONST struct qdisc_util *qu, FILE *f,
 {
 	struct rtattr *tb[TCA_DCN_MAX + 1];
 	bool ecn = false;
-	__u32 target = 0;
+	__u32 target;
 
 	if (!opt)
 		return 0;
@@ -129,18 +129,7 @@ static int dcn_print_opt(AQM_QU_CONST struct qdisc_util *qu, FILE *f,
 	if (tb[TCA_DCN_LIMIT])
 		print_uint(PRINT_ANY, "limit", "limit %up ",
 			   rta_getattr_u32(tb[TCA_DCN_LIMIT]));
-	/* text shows the target in use: the time target when it is set;
-	 * JSON always has both (target 0: qref is the target)
-	 */
-	if (tb[TCA_DCN_TARGET])
-		target = rta_getattr_u32(tb[TCA_DCN_TARGET]);
-	if (tb[TCA_DCN_QREF])
-		print_uint(target ? PRINT_JSON : PRINT_ANY, "qref", "qref %up ",
-			   rta_getattr_u32(tb[TCA_DCN_QREF]));
-	if (target)
-		aqm_print_time("target", target);
-	else if (tb[TCA_DCN_TARGET])
-		print_uint(PRINT_JSON, "target", NULL, 0);
+	target = aqm_print_qref_target(tb[TCA_DCN_QREF], tb[TCA_DCN_TARGET]);
 	/* in the text here, only when set off its default and of use (with
 	 * a target); in JSON always, last (below), after the older keys
 	 */

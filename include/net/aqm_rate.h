@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * aqm_rate.h - departure rate of a FIFO qdisc, measured while its queue is
- * busy, for the qdiscs whose queue target is a time (dcn's target; afd can
- * use it the same way). Header-only: no module dependency.
+ * busy, for the qdiscs whose queue target is a time (dcn's and afd's
+ * target). Header-only: no module dependency.
  *
  * A queue target in packets suits one link rate only (24 packets are 2.9 ms
  * at 100 Mbit/s and 72 ms at 4 Mbit/s). With a target in time the owner
@@ -40,6 +40,7 @@
 #define __NET_AQM_RATE_H
 
 #include <linux/math64.h>
+#include <linux/minmax.h>
 #include <linux/skbuff.h>
 #include <linux/time64.h>
 #include <net/sch_generic.h>
@@ -142,6 +143,33 @@ static inline u64 aqm_rate_packets(const struct aqm_rate *r, u64 ns)
 {
 	return mul_u64_u64_div_u64(r->pps, ns,
 				   (u64)NSEC_PER_SEC << AQM_RATE_SHIFT);
+}
+
+/**
+ * aqm_rate_qref() - a queue target in packets for a target in time
+ * @r:		the estimate
+ * @target_us:	queue target, us; 0: none, @qref is the target
+ * @qref:	target in packets without a time target, and until the rate
+ *		is measured
+ * @qref_min:	least target a time target converts to, packets
+ * @limit:	the queue's limit, packets: the target stays below it
+ *
+ * Return: @target_us * the rate, in [min(@qref_min, limit - 1), limit - 1];
+ * @qref (below the limit with a time target) before the first sample or
+ * without a time target.
+ */
+static inline u32 aqm_rate_qref(const struct aqm_rate *r, u32 target_us,
+				u32 qref, u32 qref_min, u32 limit)
+{
+	u32 hi = max_t(u32, limit, 2) - 1;
+	u64 pkts;
+
+	if (!target_us)
+		return qref;
+	if (!r->samples)
+		return min(qref, hi);
+	pkts = aqm_rate_packets(r, (u64)target_us * NSEC_PER_USEC);
+	return clamp_t(u64, pkts, min(qref_min, hi), hi);
 }
 
 #endif /* __NET_AQM_RATE_H */

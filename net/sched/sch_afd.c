@@ -22,6 +22,21 @@
  * table include/net/aqm_flow.h; the controller include/net/aqm_pi.h. The
  * controller runs lazily from enqueue, dequeue and stats dumps: no timer.
  *
+ * The default target is a time (ours, tc-afd(8)): Q_target = target * the
+ * queue's measured departure rate (include/net/aqm_rate.h), and m_fair
+ * follows the relative law of include/net/aqm_rel.h, whose gains come
+ * from the target, instead of the absolute law above. The absolute law
+ * moves m_fair by alpha entries per packet of queue error whatever m_fair
+ * is; m_fair is about b over the flows above it, so with many flows the
+ * loop's relative gain grows until m_fair swings to 0 (measured: 32 UDP
+ * floods beside 40 TCP flows). "qref N" sets a target in packets and the
+ * paper's law with alpha and beta. The relative law runs with its
+ * anti-windup (aqm_rel.hold): while the queue is above the target but
+ * already falling, m_fair takes only the proportional step, so that the
+ * queue a start-up overshoot left does not keep cutting m_fair while it
+ * drains (measured without it: m_fair 0.4 entries, a tenth of the share,
+ * and the link idle for 12 s while the integral brought it back).
+ *
  * What is ours (tc-afd(8)): the oldest sampled arrival leaves the shadow
  * buffer, not a random one; m_fair is clamped to [0, the buffer's total
  * weight]; a flow table smaller than b ("flows") leaves the arrivals of
@@ -40,6 +55,8 @@
 #include <net/aqm_afd.h>
 #include <net/aqm_compat.h>
 #include <net/aqm_qdisc.h>
+#include <net/aqm_rate.h>
+#include <net/aqm_rel.h>
 #include <net/inet_ecn.h>
 #include <net/netlink.h>
 #include <net/pkt_sched.h>
@@ -60,6 +77,12 @@
 #define AFD_DEF_SHADOW		1000
 #define AFD_DEF_SAMPLE		1
 #define AFD_DEF_AVPKT		1000
+/* ours: the DCN paper's Q_target in time, 240 packets at its 100 Mbit/s
+ * (1500-byte packets: 28.8 ms)
+ */
+#define AFD_DEF_TARGET_US	29000
+/* the least Q_target the time target converts to, packets */
+#define AFD_QREF_MIN		2
 
 /**
  * struct afd_cfg - what netlink set
@@ -67,7 +90,9 @@
  * @beta:	gain on Q(t) - Q_target, greater than @alpha
  * @ecn_ceil:	largest d_i at which ECT packets are marked
  * @limit:	hard limit, packets
- * @qref:	Q_target, packets, below @limit
+ * @qref:	Q_target, packets, below @limit, when @target_us is 0 (and
+ *		until the departure rate is measured)
+ * @target_us:	Q_target in time, us; 0: @qref and the paper's law
  * @tupdate_us:	controller sampling period
  * @shadow:	shadow buffer size b, sampled arrivals
  * @sample:	s: an arrival is sampled with probability 1/s
@@ -82,6 +107,7 @@ struct afd_cfg {
 	struct aqm_ratio ecn_ceil;
 	u32 limit;
 	u32 qref;
+	u32 target_us;
 	u32 tupdate_us;
 	u32 shadow;
 	u32 sample;
@@ -97,6 +123,8 @@ struct afd_cfg {
  * @params:	m_fair controller; vars.x is m_fair, AQM_PI_ONE = 1 entry
  * @vars:	m_fair controller state
  * @sh:		shadow buffer and its flow table
+ * @rate:	departure rate, for the time target
+ * @rel:	gains of the relative law, with the time target
  * @key:	per-instance flow hash key
  * @unit:	m_i units per entry of m_fair: 1, or avpkt in bytemode
  * @ecn_ceil:	cfg.ecn_ceil as a fraction of AQM_PI_ONE
@@ -107,6 +135,8 @@ struct afd_sched_data {
 	struct aqm_pi_params params;
 	struct aqm_pi_vars vars;
 	struct aqm_shadow sh;
+	struct aqm_rate rate;
+	struct aqm_rel rel;
 	siphash_key_t key;
 	u32 unit;
 	u64 ecn_ceil;
@@ -146,10 +176,20 @@ static void afd_vars_init(struct afd_sched_data *q)
 /* Controller samples due now; before the queue changes. */
 static void afd_advance(struct Qdisc *sch, struct afd_sched_data *q, u64 now)
 {
-	if (unlikely(now >= q->vars.next)) {
-		q->params.x_max = aqm_afd_fair_cap(&q->sh, q->unit);
+	u64 n;
+
+	if (likely(now < q->vars.next))
+		return;
+	q->params.x_max = aqm_afd_fair_cap(&q->sh, q->unit);
+	if (!q->cfg.target_us) {
 		aqm_pi_catch_up(&q->params, &q->vars, sch->q.qlen, now);
+		return;
 	}
+	q->params.qref = aqm_rate_qref(&q->rate, q->cfg.target_us, q->cfg.qref,
+				       AFD_QREF_MIN, READ_ONCE(sch->limit));
+	n = aqm_pi_due(&q->params, &q->vars, now);
+	aqm_rel_sample(&q->rel, &q->vars, q->params.x_max, sch->q.qlen,
+		       q->params.qref, n);
 }
 
 static int afd_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
@@ -191,19 +231,29 @@ static int afd_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		if (ret)
 			return ret;
 	}
+	aqm_rate_enqueue(skb, now);
 	return qdisc_enqueue_tail(skb, sch);
 }
 
 static struct sk_buff *afd_qdisc_dequeue(struct Qdisc *sch)
 {
 	struct afd_sched_data *q = qdisc_priv(sch);
+	u64 now = ktime_get_ns();
+	struct sk_buff *skb;
 
-	afd_advance(sch, q, ktime_get_ns());
-	return qdisc_dequeue_head(sch);
+	afd_advance(sch, q, now);
+	skb = qdisc_dequeue_head(sch);
+	if (skb)
+		aqm_rate_dequeue(&q->rate, skb, now);
+	return skb;
 }
 
 static struct netlink_range_validation afd_qlen_range = {
 	.min = 1, .max = 1 << 20,
+};
+
+static struct netlink_range_validation afd_target_range = {
+	.min = 0, .max = USEC_PER_SEC,
 };
 
 static struct netlink_range_validation afd_tupdate_range = {
@@ -239,13 +289,15 @@ static const struct nla_policy afd_policy[TCA_AFD_MAX + 1] = {
 	[TCA_AFD_AVPKT]	   = NLA_POLICY_FULL_RANGE(NLA_U32, &afd_avpkt_range),
 	[TCA_AFD_ECN]	   = NLA_POLICY_MAX(NLA_U8, 1),
 	[TCA_AFD_ECN_CEIL] = AQM_NLA_POLICY_RATIO,
+	[TCA_AFD_TARGET]   = NLA_POLICY_FULL_RANGE(NLA_U32, &afd_target_range),
 };
 
 /* Controller parameters from a configuration; nothing is changed on error. */
 static int afd_params(const struct afd_cfg *c, struct nlattr **tb,
 		      struct aqm_pi_params *p, struct netlink_ext_ack *extack)
 {
-	if (c->qref >= c->limit) {
+	/* with a time target, qref is only the start and is kept below limit */
+	if (!c->target_us && c->qref >= c->limit) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_AFD_QREF] ?: tb[TCA_AFD_LIMIT],
 				    "qref must be below limit");
 		return -EINVAL;
@@ -259,7 +311,7 @@ static int afd_params(const struct afd_cfg *c, struct nlattr **tb,
 		.tupdate = (u64)c->tupdate_us * NSEC_PER_USEC,
 		.x_min = 0,
 		.x_max = AQM_AFD_FAIR_MAX,
-		.qref = c->qref,
+		.qref = min(c->qref, max_t(u32, c->limit, 2) - 1),
 		.falling = true,
 	};
 	/* the newest sample takes beta, the previous one alpha */
@@ -302,10 +354,21 @@ static int afd_change(struct Qdisc *sch, struct nlattr *opt,
 		memset(tb, 0, sizeof(tb));
 	}
 
+	if (tb[TCA_AFD_QREF] && tb[TCA_AFD_TARGET] &&
+	    nla_get_u32(tb[TCA_AFD_TARGET])) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_AFD_TARGET],
+				    "give either qref (packets) or target (time), not both");
+		return -EINVAL;
+	}
 	if (tb[TCA_AFD_LIMIT])
 		c.limit = nla_get_u32(tb[TCA_AFD_LIMIT]);
-	if (tb[TCA_AFD_QREF])
+	if (tb[TCA_AFD_QREF]) {
+		/* a target in packets replaces the time target */
 		c.qref = nla_get_u32(tb[TCA_AFD_QREF]);
+		c.target_us = 0;
+	}
+	if (tb[TCA_AFD_TARGET])
+		c.target_us = nla_get_u32(tb[TCA_AFD_TARGET]);
 	err = AQM_NLA_RATIO_OPT(tb[TCA_AFD_ALPHA], &c.alpha, extack, "alpha");
 	if (err)
 		return err;
@@ -358,6 +421,9 @@ static int afd_change(struct Qdisc *sch, struct nlattr *opt,
 	if (!first)	/* the cap of the last sample */
 		params.x_max = q->params.x_max;
 	q->params = params;
+	aqm_rel_gains(&q->rel, (u64)c.target_us * NSEC_PER_USEC,
+		      params.tupdate);
+	q->rel.hold = true;
 	q->unit = c.bytemode ? c.avpkt : 1;
 	q->ecn_ceil = ecn_ceil;
 	q->cfg = c;
@@ -381,6 +447,7 @@ static int afd_init(struct Qdisc *sch, struct nlattr *opt,
 		.ecn_ceil = AQM_ECN_CEIL_DEF,
 		.limit = AFD_DEF_LIMIT,
 		.qref = AFD_DEF_QREF,
+		.target_us = AFD_DEF_TARGET_US,
 		.tupdate_us = AFD_DEF_TUPDATE_US,
 		.shadow = AFD_DEF_SHADOW,
 		.sample = AFD_DEF_SAMPLE,
@@ -411,6 +478,7 @@ static void afd_reset(struct Qdisc *sch)
 	qdisc_reset_queue(sch);
 	if (q->sh.ring)
 		aqm_shadow_reset(&q->sh);
+	q->rate = (struct aqm_rate) {};
 	afd_vars_init(q);
 }
 
@@ -435,7 +503,8 @@ static int afd_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_AFD_AVPKT, c->avpkt) ||
 	    nla_put_u8(skb, TCA_AFD_ECN, c->ecn) ||
 	    aqm_nla_put_ratio(skb, TCA_AFD_ECN_CEIL, c->ecn_ceil.num,
-			      c->ecn_ceil.den))
+			      c->ecn_ceil.den) ||
+	    nla_put_u32(skb, TCA_AFD_TARGET, c->target_us))
 		goto nla_put_failure;
 	return nla_nest_end(skb, opts);
 
@@ -465,6 +534,8 @@ static int afd_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	st.samples = q->vars.samples;
 	st.untracked = q->sh.counts.full;
 	st.memory = aqm_shadow_mem(&q->sh);
+	st.qref = q->params.qref;
+	st.rate = q->rate.pps;
 	sch_tree_unlock(sch);
 	return gnet_stats_copy_app(d, &st, sizeof(st));
 }

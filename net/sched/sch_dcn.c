@@ -32,7 +32,7 @@
  * - target: the queue target is a time, converted to packets with the
  *   queue's measured departure rate (include/net/aqm_rate.h) at every
  *   controller sample, qref = target * rate, and pref follows a relative
- *   law whose gains come from the target (aqm_dcn_rel_sample()), so that
+ *   law whose gains come from the target (include/net/aqm_rel.h), so that
  *   neither the rate nor the number of HB flows changes the loop. The
  *   paper's qref of 24 packets is 2.9 ms at its 100 Mbit/s and 72 ms at
  *   4 Mbit/s; "qref N" still sets a fixed target in packets, with the
@@ -177,7 +177,7 @@ struct dcn_sched_data {
 	struct aqm_pi_vars vars;
 	struct aqm_dcn dcn;
 	struct aqm_rate rate;
-	struct aqm_dcn_rel rel;
+	struct aqm_rel rel;
 	siphash_key_t key;
 	u64 next_dec;
 	u64 ecn_ceil;
@@ -206,15 +206,8 @@ static s64 dcn_pref_init(const struct dcn_sched_data *q)
  */
 static u32 dcn_qref(const struct dcn_sched_data *q, u32 limit)
 {
-	u32 hi = max_t(u32, limit, 2) - 1;
-	u64 pkts;
-
-	if (!q->cfg.target_us)
-		return q->cfg.qref;
-	if (!q->rate.samples)
-		return min(q->cfg.qref, hi);
-	pkts = aqm_rate_packets(&q->rate, (u64)q->cfg.target_us * NSEC_PER_USEC);
-	return clamp_t(u64, pkts, min_t(u32, q->cfg.qref_min, hi), hi);
+	return aqm_rate_qref(&q->rate, q->cfg.target_us, q->cfg.qref,
+			     q->cfg.qref_min, limit);
 }
 
 /* Controller samples and Tdec decays due now; before the queue changes. */
@@ -235,8 +228,8 @@ static void dcn_advance(struct Qdisc *sch, struct dcn_sched_data *q, u64 now)
 		if (q->cfg.target_us) {
 			u64 n = aqm_pi_due(&q->params, &q->vars, now);
 
-			aqm_dcn_rel_sample(&q->rel, &q->vars, q->params.x_max,
-					   sch->q.qlen, q->params.qref, n);
+			aqm_rel_sample(&q->rel, &q->vars, q->params.x_max,
+				       sch->q.qlen, q->params.qref, n);
 		} else {
 			aqm_pi_catch_up(&q->params, &q->vars, sch->q.qlen, now);
 		}
@@ -519,8 +512,8 @@ static int dcn_change(struct Qdisc *sch, struct nlattr *opt,
 	q->dcn.threshold = c.threshold;
 	q->dcn.fwd_inc = aqm_dcn_fwd_inc(c.floor.num, c.floor.den);
 	q->dcn.holdoff_ns = (u64)c.holdoff_us * NSEC_PER_USEC;
-	aqm_dcn_rel_gains(&q->rel, (u64)c.target_us * NSEC_PER_USEC,
-			  params.tupdate);
+	aqm_rel_gains(&q->rel, (u64)c.target_us * NSEC_PER_USEC,
+		      params.tupdate);
 	q->ecn_ceil = ecn_ceil;
 	q->cfg = c;
 	WRITE_ONCE(sch->limit, c.limit);

@@ -155,6 +155,9 @@ static void dec_afd(struct rec *r, const void *data, size_t len)
 	rec_u64(r, "early_drops", st.early_drops);
 	rec_u64(r, "forced_drops", st.forced_drops);
 	rec_u64(r, "marks", st.marks);
+	rec_u64(r, "qref", st.qref);
+	/* the departure rate travels in 1/256 packets per second */
+	rec_dbl(r, "rate", st.rate / 256.0);
 }
 
 static void dec_blue(struct rec *r, const void *data, size_t len)

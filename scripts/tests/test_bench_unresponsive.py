@@ -341,6 +341,7 @@ def test_shipped_unresponsive_experiments() -> None:
         assert exp.tuning_seeds == [1] and exp.reporting_seeds == [101, 102, 103]
         assert [q.name for q in exp.qdiscs] == [
             "afd",
+            "afd-paper",
             "fq_codel",
             "dcn",
             "sfb",

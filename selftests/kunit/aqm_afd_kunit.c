@@ -4,7 +4,9 @@
  * m_i from the shadow buffer, the drop decision d_i = (1 - m_fair/m_i)+,
  * its ECN ceiling, the fair-share controller
  *   m_fair(t) = m_fair(t-1) + alpha (Q(t-1) - qref) - beta (Q(t) - qref)
- * (Pan et al., CCR 2003) and its clamp, up to the largest buffer.
+ * (Pan et al., CCR 2003) and its clamp, up to the largest buffer; and
+ * why the time target's relative law (include/net/aqm_rel.h) replaces it
+ * by default.
  *
  * Probabilities are measured without randomness: a sweep of N values of
  * rnd, one in the middle of each of N equal cells of [0, 2^32), hits
@@ -16,6 +18,7 @@
 #include <linux/module.h>
 #include <net/aqm_afd.h>
 #include <net/aqm_qdisc.h>
+#include <net/aqm_rel.h>
 
 #include "aqm_kunit.h"
 
@@ -422,6 +425,79 @@ static void aqm_afd_controller_cap(struct kunit *test)
 	KUNIT_EXPECT_GT(test, nocap.x, PKT(23000));
 }
 
+/*
+ * The time target's relative law (include/net/aqm_rel.h) as sch_afd runs
+ * it by default: target 29 ms, samples every 6.25 ms, a = 4.2/s * 29 ms =
+ * 0.1218 and b - a = 9/s^2 * 29 ms * 6.25 ms = 0.00163. The same relative
+ * queue errors move m_fair by the same factor whether it is 10 entries
+ * (about 100 flows in b = 1000) or 1000 (one flow); under the paper's
+ * absolute law the same queue step that takes 4% off 1000 entries takes
+ * 10 entries to 0, where every arrival of every flow is dropped.
+ */
+static void aqm_afd_relative_law(struct kunit *test)
+{
+	/* a cap neither reaches */
+	const s64 cap = PKT(1 << 20);
+	static const u32 qs[] = { 48, 48, 12, 30, 240, 24, 0 };
+	struct aqm_pi_vars few = { .x = PKT(10), .qold = 24 };
+	struct aqm_pi_vars one = { .x = PKT(1000), .qold = 24 };
+	struct aqm_pi_params p;
+	struct aqm_rel g;
+	u32 i;
+
+	aqm_rel_gains(&g, 29000000, T_NS);
+	/* a = 0.1218, b = 0.12343125, Q32, to a part in 10^6 */
+	KUNIT_EXPECT_EQ(test, (g.a * 1000000 + AQM_PI_ONE / 2) >> AQM_PI_SHIFT,
+			121800);
+	KUNIT_EXPECT_EQ(test, (g.b * 1000000 + AQM_PI_ONE / 2) >> AQM_PI_SHIFT,
+			123431);
+
+	/* the queue doubles its target of 24: r = 1, m_fair / (1 + b) */
+	aqm_rel_sample(&g, &one, cap, 48, 24, 1);
+	KUNIT_EXPECT_EQ(test, (one.x * 10) >> AQM_PI_SHIFT, 8901);
+
+	aqm_rel_sample(&g, &few, cap, 48, 24, 1);
+	for (i = 1; i < ARRAY_SIZE(qs); i++) {
+		aqm_rel_sample(&g, &few, cap, qs[i], 24, 1);
+		aqm_rel_sample(&g, &one, cap, qs[i], 24, 1);
+		/* one = 100 few, to a part in 10^6 */
+		KUNIT_EXPECT_LE(test, abs(one.x - 100 * few.x),
+				div_s64(one.x, 1000000) + 100);
+		KUNIT_EXPECT_GT(test, few.x, 0);
+	}
+
+	/*
+	 * sch_afd's anti-windup: above the target and falling, only the
+	 * proportional part: 240 -> 200 packets, r 9 -> 7.33, x (1 + a 5/3);
+	 * the plain law adds the integral step (d = b r - a rold = -0.191).
+	 * Above and standing, or rising, the integral acts as before.
+	 */
+	one = (struct aqm_pi_vars){ .x = PKT(1000), .qold = 240 };
+	few = one;
+	g.hold = true;
+	aqm_rel_sample(&g, &one, cap, 200, 24, 1);
+	KUNIT_EXPECT_LE(test, abs(((one.x * 100) >> AQM_PI_SHIFT) - 120300), 2);
+	g.hold = false;
+	aqm_rel_sample(&g, &few, cap, 200, 24, 1);
+	KUNIT_EXPECT_LE(test, abs(((few.x * 100) >> AQM_PI_SHIFT) - 119104), 2);
+	g.hold = true;
+	aqm_rel_sample(&g, &one, cap, 200, 24, 1);
+	aqm_rel_sample(&g, &few, cap, 200, 24, 1);
+	KUNIT_EXPECT_LT(test, one.x, PKT(1203));
+	KUNIT_EXPECT_LT(test, few.x, PKT(1191));
+
+	/* the paper's law, qref 24: 10 - 1.8 * 24 < 0: every packet drops */
+	afd_pi_setup(test, &p);
+	p.qref = 24;
+	few = (struct aqm_pi_vars){ .x = PKT(10), .qold = 24 };
+	one = (struct aqm_pi_vars){ .x = PKT(1000), .qold = 24 };
+	aqm_pi_sample(&p, &few, 48, 1);
+	aqm_pi_sample(&p, &one, 48, 1);
+	KUNIT_EXPECT_EQ(test, few.x, 0);
+	KUNIT_EXPECT_EQ(test, sweep(few.x, 1, 1, 4096), 4096);
+	KUNIT_EXPECT_GT(test, one.x, PKT(956));
+}
+
 /* ====================================================================== */
 /* the cap, and the largest buffer                                        */
 
@@ -573,6 +649,7 @@ static struct kunit_case aqm_afd_cases[] = {
 	KUNIT_CASE(aqm_afd_prob_le_ceiling),
 	KUNIT_CASE(aqm_afd_controller),
 	KUNIT_CASE(aqm_afd_controller_cap),
+	KUNIT_CASE(aqm_afd_relative_law),
 	KUNIT_CASE(aqm_afd_fair_cap_values),
 	KUNIT_CASE(aqm_afd_cap_no_drop),
 	KUNIT_CASE(aqm_afd_max_sizes),

@@ -277,6 +277,7 @@ enum {
 	TCA_AFD_AVPKT,		/* u32, bytes: m_fair's entry size in bytemode */
 	TCA_AFD_ECN,		/* u8, 0 or 1: CE-mark ECT packets */
 	TCA_AFD_ECN_CEIL,	/* ratio in [0, 1]: mark only while d_i <= it */
+	TCA_AFD_TARGET,		/* u32, us: queue target in time; 0: qref */
 	__TCA_AFD_MAX
 };
 
@@ -301,6 +302,11 @@ enum {
  * @marks:		ECT packets CE-marked instead of dropped (at most
  *			ecn_ceil; above it ECT packets count in @early_drops)
  * @memory:		bytes allocated for the shadow buffer and flow table
+ * @qref:		queue target in use, packets (target * rate, or qref)
+ * @rate:		measured departure rate, packets/s, in 1/256 packets
+ *
+ * qref and rate came with the time target; a dump from an older module is
+ * shorter.
  */
 struct tc_afd_xstats {
 	__u64	m_fair;
@@ -317,6 +323,9 @@ struct tc_afd_xstats {
 	__u64	forced_drops;
 	__u64	marks;
 	__u64	memory;
+	__u32	qref;
+	__u32	pad;
+	__u64	rate;
 };
 
 /* RIO-PS: RED with In and Out, Preferential treatment to Short flows (Guo

@@ -133,6 +133,24 @@ static inline void aqm_rate_dequeue(struct aqm_rate *r,
 }
 
 /**
+ * aqm_rate_dequeue_head() - the head of a FIFO qdisc, its departure counted
+ * @sch:	the qdisc, whose packets were stamped by aqm_rate_enqueue()
+ * @r:		its estimate
+ * @now:	ktime_get_ns()
+ *
+ * Return: the packet, or NULL when the queue is empty.
+ */
+static inline struct sk_buff *aqm_rate_dequeue_head(struct Qdisc *sch,
+						    struct aqm_rate *r, u64 now)
+{
+	struct sk_buff *skb = qdisc_dequeue_head(sch);
+
+	if (skb)
+		aqm_rate_dequeue(r, skb, now);
+	return skb;
+}
+
+/**
  * aqm_rate_packets() - packets that leave in @ns at the estimated rate
  * @r:		the estimate
  * @ns:		a time, ns

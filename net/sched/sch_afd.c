@@ -239,13 +239,9 @@ static struct sk_buff *afd_qdisc_dequeue(struct Qdisc *sch)
 {
 	struct afd_sched_data *q = qdisc_priv(sch);
 	u64 now = ktime_get_ns();
-	struct sk_buff *skb;
 
 	afd_advance(sch, q, now);
-	skb = qdisc_dequeue_head(sch);
-	if (skb)
-		aqm_rate_dequeue(&q->rate, skb, now);
-	return skb;
+	return aqm_rate_dequeue_head(sch, &q->rate, now);
 }
 
 static struct netlink_range_validation afd_qlen_range = {

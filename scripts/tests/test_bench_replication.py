@@ -402,6 +402,27 @@ def test_the_archive_recomputes_the_same_summary(tmp_path: Path) -> None:
     assert (copy / "format").read_text() == "2\n"
     assert not (copy / "a-load90-ecn0-s11" / "aqmstat-up.jsonl").exists()
     assert "intervals" not in (copy / "a-load90-ecn0-s11" / "iperf-tcp0.json").read_text()
+    # packed again from the unpacked folder, with seed 11's run of "b"
+    # measured anew: seed 12's archive is the same bytes, seed 11's keeps
+    # "a" as it was (not thinned twice) and takes the new "b"
+    s12 = (tmp_path / "pub" / "raw-s12.tar.xz").read_bytes()
+    new = copy / "b-load90-ecn0-s11"
+    for f in new.iterdir():
+        f.unlink()
+    new.rmdir()
+    _run(copy, "b", 11, 130, [56, 61, 91], 1)
+    (copy / "b-load90-ecn0-s11" / "aqmstat-down.jsonl").write_text(
+        "".join(json.dumps(r) + "\n" for r in recs)
+    )
+    archive.pack(copy, tmp_path / "pub2")
+    assert (tmp_path / "pub2" / "raw-s12.tar.xz").read_bytes() == s12
+    again = tmp_path / "again"
+    archive.unpack(tmp_path / "pub2" / "raw.tar.xz", again)
+    twice = (again / "a-load90-ecn0-s11" / "aqmstat-down.jsonl").read_text()
+    assert twice.splitlines() == kept
+    fresh = (again / "b-load90-ecn0-s11" / "aqmstat-down.jsonl").read_text().splitlines()
+    assert 120 <= len(fresh) <= 123
+    assert (again / "a-load90-ecn0-s11" / archive.ARCHIVED).exists()
 
 
 def test_archived_web_logs_read_as_the_originals() -> None:

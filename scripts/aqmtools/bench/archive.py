@@ -15,10 +15,11 @@ trace thinned to one record per 100 ms for the runs of the first seed
 others, keeping the records that bound the measured window, so that the
 report computed from the archive is the report of the full data; the
 upstream trace (requests and ACKs) is left out. Archives of before the
-per-seed split hold everything in raw.tar.xz; they still read. Pack from
-the results folder the runs were measured into: runs unpacked from an
-archive are thinned already, and packing them again would thin them
-twice (copy their seeds' archives over instead).
+per-seed split hold everything in raw.tar.xz; they still read. A run
+unpacked from an archive carries a file ARCHIVED and is packed again as
+it is, not thinned twice: a folder unpacked from a published experiment,
+with runs added or some measured again, packs to the same archives for
+the seeds it did not touch, byte for byte.
 
 Format 2 (a file "format" in the archive) stores the webgen logs without
 what the report does not read or can restore: a warm-up exchange keeps
@@ -52,6 +53,8 @@ from aqmtools.bench.stats import iperf_goodputs, iperf_unconnected
 THIN = 10
 THIN_LATER = 100
 FORMAT = "2"
+# marks a run unpacked from an archive: its trace is thinned already
+ARCHIVED = "ARCHIVED"
 TOP_FILES = ("experiment.toml", "commit", "calibration/calibration.json")
 # what aqmtools.bench.stats.read_web reads of a webgen log
 WEB_COLUMNS = ("start_us", "end_us", "resp_bytes", "status", "req_size")
@@ -179,7 +182,7 @@ def pack(out: Path, dest: Path) -> Path:
             (f"{d.name}/{name}", data)
             for d in rundirs
             if seeds[d] == seed
-            for name, data in _run_files(d, every).items()
+            for name, data in _run_files(d, 1 if (d / ARCHIVED).exists() else every).items()
         ]
         _write_tar(dest / f"raw-s{seed}.tar.xz", files)
     return path
@@ -193,15 +196,18 @@ def unpack(archive: Path, dest: Path) -> None:
     if archive.name == "raw.tar.xz":
         parts += sorted(archive.parent.glob("raw-s*.tar.xz"))
     for part in parts:
-        _extract(part, dest)
+        for run in _extract(part, dest):
+            (dest / run / ARCHIVED).touch()
     fmt = dest / "format"
     if fmt.exists() and fmt.read_text().strip() == "2":
         for p in dest.glob("*/web-c*.csv"):
             p.write_text(web_restore(p.read_text()))
 
 
-def _extract(archive: Path, dest: Path) -> None:
-    """ARCHIVE's plain files into DEST; anything else is refused."""
+def _extract(archive: Path, dest: Path) -> set[str]:
+    """ARCHIVE's plain files into DEST; anything else is refused. Returns
+    the runs it held (the folders of a run.json)."""
+    runs = set()
     with tarfile.open(archive, "r:xz") as tar:
         for m in tar.getmembers():
             parts = Path(m.name).parts
@@ -212,6 +218,9 @@ def _extract(archive: Path, dest: Path) -> None:
             target = dest.joinpath(*parts)
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(src.read())
+            if len(parts) == 2 and parts[1] == "run.json":
+                runs.add(parts[0])
+    return runs
 
 
 def main(argv: list[str]) -> int:

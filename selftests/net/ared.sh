@@ -84,6 +84,18 @@ left() {
 		"$(backlog_of qdisc show dev "$BOTTLENECK_DEV" root)" >"$tmp/$1.left"
 }
 
+# wait_qlen N SECS: wait, SECS at most, until the qdisc under test holds N
+# packets (the caller's checks judge what it then held)
+wait_qlen() {
+	local end=$((SECONDS + $2)) q
+	while [ "$SECONDS" -lt "$end" ]; do
+		q=$(ns_rtr tc -s qdisc show dev "$BOTTLENECK_DEV" parent 1:1 |
+			awk '/ backlog / { sub("p", "", $3); print $3 }')
+		[ "${q:-0}" -ge "$1" ] && return 0
+		sleep 0.1
+	done
+}
+
 # ared_change OPTIONS...: change the qdisc under test
 ared_change() {
 	ns_rtr tc qdisc change dev "$BOTTLENECK_DEV" parent 1:1 handle 10: ared "$@"
@@ -165,11 +177,16 @@ echo "# t=${SECONDS}s ecn done" >&2
 bottleneck_rate 200kbit
 dumbbell_qdisc ared limit 200 min 10 max 30 noadaptive probability 0.1 bandwidth 200kbit \
 	avpkt "$FPKT"
-ns_snd ping -q -i 0.005 -s 1400 -w 9 "$RCV_IP" >/dev/null 2>&1 &
+# (ip netns exec runs ping in its own process: $! is ping, for the kill)
+ip netns exec "$NS_SND" ping -q -i 0.005 -s 1400 -w 60 "$RCV_IP" >/dev/null 2>&1 &
 flood_pid=$!
-leaf_sampler 2 >"$tmp/fixed.jl"
+# sampled once the flood holds max_th packets: in make check's lanes ping
+# once started late enough that a 2-s window saw only the ramp (qavg 19)
+wait_qlen 30 10
+leaf_sampler 3 >"$tmp/fixed.jl"
 ared_change adaptive interval 100ms
 leaf_sampler 6 >"$tmp/up.jl"
+kill "$flood_pid" 2>/dev/null || true
 wait "$flood_pid" || true
 # drain (2 s at most), decay below the band (0.5 s), 38 steps of 100 ms
 leaf_sampler 10 >"$tmp/down.jl"

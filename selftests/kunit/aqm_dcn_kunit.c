@@ -610,112 +610,6 @@ static void aqm_dcn_rate_ewma(struct kunit *test)
 	kfree_skb(skb);
 }
 
-/* The relative law's gains from the target: a = 4.2 T_q, b - a = 9 T_q T. */
-static void aqm_rel_gains_test(struct kunit *test)
-{
-	struct aqm_rel g;
-
-	aqm_rel_gains(&g, 10 * MS, 10 * MS);
-	/* 0.042 and 0.0009 of 2^32, rounded down */
-	KUNIT_EXPECT_EQ(test, g.a, 180388626ULL);
-	KUNIT_EXPECT_EQ(test, g.b - g.a, 3865470ULL);
-	/* twice the target: a twice, b - a twice */
-	aqm_rel_gains(&g, 20 * MS, 10 * MS);
-	KUNIT_EXPECT_EQ(test, g.a, 360777252ULL);
-	KUNIT_EXPECT_EQ(test, g.b - g.a, 7730941ULL);
-}
-
-static void dcn_rel_vars(struct aqm_pi_vars *v, s64 x, u32 qold)
-{
-	*v = (struct aqm_pi_vars) { .x = x, .qold = qold };
-}
-
-/*
- * The relative law: pref(k) = pref(k-1) (1 - b r(k) + a r(k-1)). At the
- * target nothing moves; a queue of twice the target takes b of pref; the
- * same queues move a small and a large pref by the same fraction.
- */
-static void aqm_rel_law(struct kunit *test)
-{
-	struct aqm_pi_vars v, w;
-	struct aqm_rel g;
-
-	aqm_rel_gains(&g, 10 * MS, 10 * MS);
-	dcn_rel_vars(&v, PKT(40), 8);
-	aqm_rel_sample(&g, &v, AQM_DCN_PREF_MAX, 8, 8, 1);
-	KUNIT_EXPECT_EQ(test, v.x, PKT(40));
-	KUNIT_EXPECT_EQ(test, v.samples, 1ULL);
-	aqm_rel_sample(&g, &v, AQM_DCN_PREF_MAX, 16, 8, 1);
-	/* r = 1: pref / (1 + b), to the rounding of the Q32 factor */
-	KUNIT_EXPECT_LE(test, abs(v.x - (s64)mul_u64_u64_div_u64(PKT(40), AQM_PI_ONE,
-								 AQM_PI_ONE + g.b)), 64LL);
-	KUNIT_EXPECT_EQ(test, v.qold, 16U);
-
-	/*
-	 * A burst that comes and goes (8, 100, 8 packets for a target of 8)
-	 * leaves pref where it was but for the integral part (b - a) r =
-	 * 0.0104: the step down and the step up cancel. With 1 - d for a
-	 * factor it lost a quarter (x 0.51, then x 1.48).
-	 */
-	dcn_rel_vars(&v, PKT(40), 8);
-	aqm_rel_sample(&g, &v, AQM_DCN_PREF_MAX, 100, 8, 1);
-	KUNIT_EXPECT_LT(test, v.x, PKT(40) * 7 / 10);
-	aqm_rel_sample(&g, &v, AQM_DCN_PREF_MAX, 8, 8, 1);
-	KUNIT_EXPECT_GT(test, v.x, PKT(40) * 98 / 100);
-	KUNIT_EXPECT_LT(test, v.x, PKT(40) * 995 / 1000);
-
-	/* scale free: 10 and 10000 packets follow the same fractions */
-	dcn_rel_vars(&v, PKT(10), 0);
-	dcn_rel_vars(&w, PKT(10000), 0);
-	aqm_rel_sample(&g, &v, AQM_DCN_PREF_MAX, 30, 8, 1);
-	aqm_rel_sample(&g, &w, AQM_DCN_PREF_MAX, 30, 8, 1);
-	aqm_rel_sample(&g, &v, AQM_DCN_PREF_MAX, 3, 8, 5);
-	aqm_rel_sample(&g, &w, AQM_DCN_PREF_MAX, 3, 8, 5);
-	KUNIT_EXPECT_LT(test, v.x, PKT(10));
-	/* equal to the rounding of a few products (2^-32 packet each) */
-	KUNIT_EXPECT_LE(test, abs(div64_s64(w.x, 1000) - v.x), 16LL);
-}
-
-/*
- * Samples missed at one queue length, in closed form, equal the samples
- * taken one by one (to 2^-20 of pref); a burst moves pref by a factor of
- * at most 1.5 per sample; pref stays above AQM_REL_XMIN; with HB empty (the cap at
- * pref) an idle link does not raise it.
- */
-static void aqm_rel_catch_up(struct kunit *test)
-{
-	struct aqm_pi_vars v, w;
-	struct aqm_rel g;
-	s64 diff;
-	int i;
-
-	aqm_rel_gains(&g, 10 * MS, 10 * MS);
-	dcn_rel_vars(&v, PKT(25), 12);
-	dcn_rel_vars(&w, PKT(25), 12);
-	aqm_rel_sample(&g, &v, AQM_DCN_PREF_MAX, 0, 8, 301);
-	for (i = 0; i < 301; i++)
-		aqm_rel_sample(&g, &w, AQM_DCN_PREF_MAX, 0, 8, 1);
-	KUNIT_EXPECT_EQ(test, v.samples, 301ULL);
-	diff = v.x - w.x;
-	KUNIT_EXPECT_LE(test, abs(diff), w.x >> 20);
-	/* (1 + 0.0009)^300 (1.31) after a first step of 1 + b + a/2 */
-	KUNIT_EXPECT_GT(test, v.x, PKT(25) * 13 / 10);
-	KUNIT_EXPECT_LT(test, v.x, PKT(25) * 14 / 10);
-
-	/* the largest queue divides pref by 1.5, not to 0 */
-	dcn_rel_vars(&v, PKT(150), 8);
-	aqm_rel_sample(&g, &v, AQM_DCN_PREF_MAX, 1000, 8, 1);
-	KUNIT_EXPECT_LE(test, abs(v.x - PKT(100)), 256LL);
-	/* from 0 (the paper's law may leave it there) it restarts at XMIN */
-	dcn_rel_vars(&v, 0, 8);
-	aqm_rel_sample(&g, &v, AQM_DCN_PREF_MAX, 1000, 8, 1000);
-	KUNIT_EXPECT_EQ(test, v.x, AQM_REL_XMIN);
-	/* anti-windup: HB empty, idle for 10 s */
-	dcn_rel_vars(&v, PKT(30), 0);
-	aqm_rel_sample(&g, &v, PKT(30), 0, 8, 1000);
-	KUNIT_EXPECT_EQ(test, v.x, PKT(30));
-}
-
 static struct kunit_case aqm_dcn_cases[] = {
 	KUNIT_CASE(aqm_dcn_promotion),
 	KUNIT_CASE(aqm_dcn_clearing_interval),
@@ -737,9 +631,6 @@ static struct kunit_case aqm_dcn_cases[] = {
 	KUNIT_CASE(aqm_dcn_holdoff_floor_test),
 	KUNIT_CASE(aqm_dcn_rate_sample),
 	KUNIT_CASE(aqm_dcn_rate_ewma),
-	KUNIT_CASE(aqm_rel_gains_test),
-	KUNIT_CASE(aqm_rel_law),
-	KUNIT_CASE(aqm_rel_catch_up),
 	{}
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite for the shared PI controller (include/net/aqm_pi.h).
+ * KUnit suites for the shared PI controller (include/net/aqm_pi.h) and the
+ * time target's relative law on its state (include/net/aqm_rel.h).
  *
  * Known answers are computed by hand from
  *   x(k) = x(k-1) + g_new * (q(k) - qref) - g_old * (q(k-1) - qref)
@@ -10,12 +11,16 @@
 #include <kunit/test.h>
 #include <linux/module.h>
 #include <net/aqm_pi.h>
+#include <net/aqm_rel.h>
 
 #define PKT(x)		((s64)(x) << AQM_PI_SHIFT)
 /* n / 2^s packets in x units */
 #define FRAC(n, s)	((s64)(n) << (AQM_PI_SHIFT - (s)))
 #define GAIN(n, s)	((u64)(n) << (AQM_PI_GAIN_SHIFT - (s)))
 #define T_NS		6250000ULL	/* 160 Hz */
+#define MS		1000000ULL
+/* the relative law's cap in its tests: 2^20 packets, dcn's */
+#define REL_CAP		((s64)1 << (20 + AQM_PI_SHIFT))
 
 static void pi_setup(struct aqm_pi_params *p, u64 g_new, u64 g_old,
 		     u32 qref, s64 x_max, bool falling)
@@ -377,7 +382,129 @@ static struct kunit_suite aqm_pi_suite = {
 	.test_cases = aqm_pi_cases,
 };
 
-kunit_test_suite(aqm_pi_suite);
+/*
+ * The time target's relative law (include/net/aqm_rel.h), which dcn and afd
+ * run: its own suite, beside the controller whose variables it shares.
+ */
+/* The relative law's gains from the target: a = 4.2 T_q, b - a = 9 T_q T. */
+static void aqm_rel_gains_test(struct kunit *test)
+{
+	struct aqm_rel g;
+
+	aqm_rel_gains(&g, 10 * MS, 10 * MS);
+	/* 0.042 and 0.0009 of 2^32, rounded down */
+	KUNIT_EXPECT_EQ(test, g.a, 180388626ULL);
+	KUNIT_EXPECT_EQ(test, g.b - g.a, 3865470ULL);
+	/* twice the target: a twice, b - a twice */
+	aqm_rel_gains(&g, 20 * MS, 10 * MS);
+	KUNIT_EXPECT_EQ(test, g.a, 360777252ULL);
+	KUNIT_EXPECT_EQ(test, g.b - g.a, 7730941ULL);
+}
+
+static void rel_vars(struct aqm_pi_vars *v, s64 x, u32 qold)
+{
+	*v = (struct aqm_pi_vars) { .x = x, .qold = qold };
+}
+
+/*
+ * The relative law: pref(k) = pref(k-1) (1 - b r(k) + a r(k-1)). At the
+ * target nothing moves; a queue of twice the target takes b of pref; the
+ * same queues move a small and a large pref by the same fraction.
+ */
+static void aqm_rel_law(struct kunit *test)
+{
+	struct aqm_pi_vars v, w;
+	struct aqm_rel g;
+
+	aqm_rel_gains(&g, 10 * MS, 10 * MS);
+	rel_vars(&v, PKT(40), 8);
+	aqm_rel_sample(&g, &v, REL_CAP, 8, 8, 1);
+	KUNIT_EXPECT_EQ(test, v.x, PKT(40));
+	KUNIT_EXPECT_EQ(test, v.samples, 1ULL);
+	aqm_rel_sample(&g, &v, REL_CAP, 16, 8, 1);
+	/* r = 1: pref / (1 + b), to the rounding of the Q32 factor */
+	KUNIT_EXPECT_LE(test, abs(v.x - (s64)mul_u64_u64_div_u64(PKT(40), AQM_PI_ONE,
+								 AQM_PI_ONE + g.b)), 64LL);
+	KUNIT_EXPECT_EQ(test, v.qold, 16U);
+
+	/*
+	 * A burst that comes and goes (8, 100, 8 packets for a target of 8)
+	 * leaves pref where it was but for the integral part (b - a) r =
+	 * 0.0104: the step down and the step up cancel. With 1 - d for a
+	 * factor it lost a quarter (x 0.51, then x 1.48).
+	 */
+	rel_vars(&v, PKT(40), 8);
+	aqm_rel_sample(&g, &v, REL_CAP, 100, 8, 1);
+	KUNIT_EXPECT_LT(test, v.x, PKT(40) * 7 / 10);
+	aqm_rel_sample(&g, &v, REL_CAP, 8, 8, 1);
+	KUNIT_EXPECT_GT(test, v.x, PKT(40) * 98 / 100);
+	KUNIT_EXPECT_LT(test, v.x, PKT(40) * 995 / 1000);
+
+	/* scale free: 10 and 10000 packets follow the same fractions */
+	rel_vars(&v, PKT(10), 0);
+	rel_vars(&w, PKT(10000), 0);
+	aqm_rel_sample(&g, &v, REL_CAP, 30, 8, 1);
+	aqm_rel_sample(&g, &w, REL_CAP, 30, 8, 1);
+	aqm_rel_sample(&g, &v, REL_CAP, 3, 8, 5);
+	aqm_rel_sample(&g, &w, REL_CAP, 3, 8, 5);
+	KUNIT_EXPECT_LT(test, v.x, PKT(10));
+	/* equal to the rounding of a few products (2^-32 packet each) */
+	KUNIT_EXPECT_LE(test, abs(div64_s64(w.x, 1000) - v.x), 16LL);
+}
+
+/*
+ * Samples missed at one queue length, in closed form, equal the samples
+ * taken one by one (to 2^-20 of pref); a burst moves pref by a factor of
+ * at most 1.5 per sample; pref stays above AQM_REL_XMIN; with HB empty (the cap at
+ * pref) an idle link does not raise it.
+ */
+static void aqm_rel_catch_up(struct kunit *test)
+{
+	struct aqm_pi_vars v, w;
+	struct aqm_rel g;
+	s64 diff;
+	int i;
+
+	aqm_rel_gains(&g, 10 * MS, 10 * MS);
+	rel_vars(&v, PKT(25), 12);
+	rel_vars(&w, PKT(25), 12);
+	aqm_rel_sample(&g, &v, REL_CAP, 0, 8, 301);
+	for (i = 0; i < 301; i++)
+		aqm_rel_sample(&g, &w, REL_CAP, 0, 8, 1);
+	KUNIT_EXPECT_EQ(test, v.samples, 301ULL);
+	diff = v.x - w.x;
+	KUNIT_EXPECT_LE(test, abs(diff), w.x >> 20);
+	/* (1 + 0.0009)^300 (1.31) after a first step of 1 + b + a/2 */
+	KUNIT_EXPECT_GT(test, v.x, PKT(25) * 13 / 10);
+	KUNIT_EXPECT_LT(test, v.x, PKT(25) * 14 / 10);
+
+	/* the largest queue divides pref by 1.5, not to 0 */
+	rel_vars(&v, PKT(150), 8);
+	aqm_rel_sample(&g, &v, REL_CAP, 1000, 8, 1);
+	KUNIT_EXPECT_LE(test, abs(v.x - PKT(100)), 256LL);
+	/* from 0 (the paper's law may leave it there) it restarts at XMIN */
+	rel_vars(&v, 0, 8);
+	aqm_rel_sample(&g, &v, REL_CAP, 1000, 8, 1000);
+	KUNIT_EXPECT_EQ(test, v.x, AQM_REL_XMIN);
+	/* anti-windup: HB empty, idle for 10 s */
+	rel_vars(&v, PKT(30), 0);
+	aqm_rel_sample(&g, &v, PKT(30), 0, 8, 1000);
+	KUNIT_EXPECT_EQ(test, v.x, PKT(30));
+}
+
+static struct kunit_case aqm_rel_cases[] = {
+	KUNIT_CASE(aqm_rel_gains_test),
+	KUNIT_CASE(aqm_rel_law),
+	KUNIT_CASE(aqm_rel_catch_up),
+	{}
+};
+
+static struct kunit_suite aqm_rel_suite = {
+	.name = "aqm_rel",
+	.test_cases = aqm_rel_cases,
+};
+
+kunit_test_suites(&aqm_pi_suite, &aqm_rel_suite);
 
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("KUnit tests for the linux-aqm PI controller");
+MODULE_DESCRIPTION("KUnit tests for the linux-aqm PI controller and the relative law");

@@ -16,7 +16,14 @@
 #   --flows: the numbers of flows (default 1,1000,100000,1000000, PPS_FLOWS)
 #   --states: the queue's states (default empty,standing, PPS_STATES; leaf
 #     adds the qdisc as the leaf of a prio, where no qdisc is bypassed:
-#     about half as much time again)
+#     about half as much time again; mq adds the qdisc as both children of
+#     mq on a dummy device with two tx queues, XPS sending each CPU's
+#     packets to its own, measured with pktgen's thread on CPU 0 alone and
+#     with its threads on CPUs 0 and 1 together, each with its own flows:
+#     the aggregate throughput and its scaling from one thread to two,
+#     beside fq_codel's. The VM needs 2 CPUs, else the mq steps fail. Each
+#     mq cell is 2 measurements, 600 with the defaults, about 35 minutes
+#     more; --states mq alone runs it without the others)
 #   --rate: the rate of the htb parent of the standing queue (default
 #     10mbit, PPS_RATE), far below pktgen's
 #   --only: only these qdiscs (pps.py's names: noqueue pfifo red pie codel

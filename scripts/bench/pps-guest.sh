@@ -19,9 +19,17 @@
 #   all are dropped); pktgen sends PPS_WARMUP seconds into it, then
 #   PPS_DURATION seconds, measured: /proc/net/pktgen/pps0 after that run
 #   (pktgen's result), tc -s -j of pps0, and the kernel's memory with the
-#   fresh qdisc and after both runs.
+#   fresh qdisc and after both runs;
+# - measure in the state mq: the qdisc as both children of mq on ppsq0, a
+#   dummy device with two tx queues, XPS sending CPU 0's packets to tx
+#   queue 0 and CPU 1's to tx queue 1; pktgen's thread on CPU 0 alone
+#   (THREADS 1) or its threads on CPUs 0 and 1 together (THREADS 2), each
+#   with its own source addresses: the same record with "threads" and a
+#   list of the threads' results in "pktgen" (and thread 1's addresses in
+#   "src1").
 # A qdisc that cannot be set up is recorded as a failed step and the run
-# goes on; a pktgen that refuses a setting stops the run.
+# goes on, as are the mq steps on a VM with fewer than 2 CPUs or where
+# XPS cannot be set; a pktgen that refuses a setting stops the run.
 #
 # Usage: pps-guest.sh OUT [ARG...]   (ARGs: pps.py plan's)
 # Environment: AQM_KDIR (the test kernel's tree: Linux's sch_sfb.ko),
@@ -46,6 +54,7 @@ n_inst=${PPS_INSTANCES:-16}
 pktgen_ko=${PPS_PKTGEN:-$top/build/pktgen/pktgen.ko}
 raw=$out/raw.jsonl
 dev=pps0
+mqdev=ppsq0
 pgdir=/proc/net/pktgen
 tmp=$(mktemp -d)
 t_start=$(date +%s)
@@ -130,28 +139,53 @@ use_module() {
 }
 
 # --- devices --------------------------------------------------------------------
-# pps0 carries the measurements, ppsm1..ppsmN the instances; no IPv6 on
-# them, so that nothing but pktgen sends through their qdiscs
+# pps0 carries the measurements, ppsq0 those of the state mq (two tx
+# queues), ppsm1..ppsmN the instances; no IPv6 on them, so that nothing
+# but pktgen sends through their qdiscs
 sysctl -qw net.ipv6.conf.default.disable_ipv6=1 2>/dev/null || true
 {
 	echo "link add $dev numtxqueues 1 numrxqueues 1 type dummy"
 	echo "link set $dev up"
+	echo "link add $mqdev numtxqueues 2 numrxqueues 2 type dummy"
+	echo "link set $mqdev up"
 	for ((i = 1; i <= n_inst; i++)); do
 		echo "link add ppsm$i numtxqueues 1 numrxqueues 1 type dummy"
 		echo "link set ppsm$i up"
 	done
 } | ip -batch -
 
-# qdisc_clear: pps0 back to its default, noqueue (a dummy device has no queue)
+# XPS on ppsq0: each CPU's packets to its own tx queue, CPU 0's (pktgen's
+# kpktgend_0) to tx-0 and CPU 1's to tx-1. pktgen's packets have no
+# socket, so dev_queue_xmit() picks their queue by the sending CPU's XPS
+# map, or else by a flow hash, which would send both threads' packets
+# into both queues. Without two CPUs, or XPS, the mq steps fail with
+# mq_err as their reason.
+mq_err=""
+if [ "$(nproc)" -lt 2 ]; then
+	mq_err="the VM has $(nproc) CPU: the state mq needs 2 (a pktgen thread and a tx queue each)"
+elif [ ! -e "$pgdir/kpktgend_1" ]; then
+	mq_err="no pktgen thread on CPU 1 ($pgdir/kpktgend_1)"
+elif ! {
+	echo 1 >"/sys/class/net/$mqdev/queues/tx-0/xps_cpus" &&
+		echo 2 >"/sys/class/net/$mqdev/queues/tx-1/xps_cpus"
+} 2>"$tmp/err"; then
+	mq_err=$(<"$tmp/err")
+	mq_err="XPS on $mqdev: ${mq_err//$'\n'/ }"
+fi
+
+# qdisc_clear: pps0 and ppsq0 back to their default, noqueue (a dummy
+# device has no queue)
 qdisc_clear() {
 	tc qdisc del dev "$dev" root 2>/dev/null || true
+	tc qdisc del dev "$mqdev" root 2>/dev/null || true
 }
 
 # qdisc_setup STATE SPEC: the qdisc under test (handle 10:) on pps0, as
 # its root (empty), as the leaf of a prio's first band, where every packet
 # goes (leaf: prio never sends around its children, as the root of an
 # empty pfifo, codel or fq_codel does), or as the leaf of htb class 1:1 at
-# $rate (standing); SPEC "-": none
+# $rate (standing); or two of it (11:, 12:) on ppsq0, as the children of
+# mq, one a tx queue (mq); SPEC "-": none
 qdisc_setup() {
 	local state=$1 spec=$2
 	qdisc_clear
@@ -171,6 +205,13 @@ qdisc_setup() {
 			qdisc add dev $dev root handle 1: htb default 1
 			class add dev $dev parent 1: classid 1:1 htb rate $rate ceil $rate
 			qdisc add dev $dev parent 1:1 handle 10: $spec
+		EOF
+		;;
+	mq)
+		tc -batch - <<-EOF
+			qdisc add dev $mqdev root handle 1: mq
+			qdisc add dev $mqdev parent 1:1 handle 11: $spec
+			qdisc add dev $mqdev parent 1:2 handle 12: $spec
 		EOF
 		;;
 	*)
@@ -196,33 +237,81 @@ pg() {
 	die "pktgen $1: '$2': no Result line"
 }
 
-# one device on the first thread (CPU 0); a new packet for every send
-# (clone_skb 0), handed over to the stack (SHARED off: pktgen keeps no
-# reference, as a socket would not); UDP to one address and port
-pg kpktgend_0 rem_device_all
-pg kpktgend_0 "add_device $dev"
-pg "$dev" "xmit_mode queue_xmit"
-pg "$dev" "clone_skb 0"
-pg "$dev" "burst 1"
-pg "$dev" "flag !SHARED"
-pg "$dev" "count 0"
-pg "$dev" "delay 0"
-pg "$dev" "pkt_size $pkt_size"
-pg "$dev" "dst 192.0.2.1"
-pg "$dev" "dst_mac 02:00:00:00:00:01"
-pg "$dev" "udp_dst_min 9"
-pg "$dev" "udp_dst_max 9"
-
-# running: pps0 is in the first line of kpktgend_0, "Running: pps0 "
-running() {
-	local line=""
-	IFS= read -r line <"$pgdir/kpktgend_0" || true
-	[[ $line == *" $dev "* ]]
+# pg_entry NAME: pktgen's device entry NAME (a device, or DEV@N: one of
+# the entries of DEV on several threads) set up: a new packet for every
+# send (clone_skb 0), handed over to the stack (SHARED off: pktgen keeps
+# no reference, as a socket would not); UDP to one address and port
+pg_entry() {
+	pg "$1" "xmit_mode queue_xmit"
+	pg "$1" "clone_skb 0"
+	pg "$1" "burst 1"
+	pg "$1" "flag !SHARED"
+	pg "$1" "count 0"
+	pg "$1" "delay 0"
+	pg "$1" "pkt_size $pkt_size"
+	pg "$1" "dst 192.0.2.1"
+	pg "$1" "dst_mac 02:00:00:00:00:01"
+	pg "$1" "udp_dst_min 9"
+	pg "$1" "udp_dst_max 9"
 }
 
-# run_pktgen SECONDS: pktgen sends on pps0 for SECONDS from the moment it
-# runs (the write of start returns when the run stops; a stop that came
-# before the thread took the start would leave it running for ever)
+# pg_rem_all N: kpktgend_N without devices; its thread drops them at its
+# next turn, so wait until its Running and Stopped lines are empty (an
+# entry added again before would be refused as in use)
+pg_rem_all() {
+	local f=$pgdir/kpktgend_$1 l1 l2 i
+	pg "kpktgend_$1" rem_device_all
+	for ((i = 0; i < 40; i++)); do
+		{
+			IFS= read -r l1 || true
+			IFS= read -r l2 || true
+		} <"$f"
+		[ "$l1$l2" != "Running: Stopped: " ] || return 0
+		sleep 0.05
+	done
+	die "pktgen: kpktgend_$1 kept its devices: $l1 $l2"
+}
+
+# pg_on[N]: the entry on kpktgend_N ("": none). pgctrl start runs every
+# thread that has a device, so a thread has one only when it is to send.
+pg_on=("" "")
+# pg_use ENTRY0 [ENTRY1]: kpktgend_0 sending on ENTRY0 alone, kpktgend_1
+# on ENTRY1 or on nothing. A thread's devices go only all at once, and
+# their settings with them, so an entry is set up anew when it comes back.
+pg_use() {
+	local want=("$1" "${2:-}") n
+	for n in 0 1; do
+		[ "${pg_on[n]}" != "${want[n]}" ] || continue
+		[ -z "${pg_on[n]}" ] || pg_rem_all "$n"
+		pg_on[n]=""
+		[ -n "${want[n]}" ] || continue
+		pg "kpktgend_$n" "add_device ${want[n]}"
+		pg_on[n]=${want[n]}
+		pg_entry "${want[n]}"
+	done
+}
+
+# pps0 on the first thread (CPU 0), none on the second
+pg_rem_all 0
+[ ! -e "$pgdir/kpktgend_1" ] || pg_rem_all 1
+pg_use "$dev"
+
+# running: every thread's entry is in the first line of its kpktgend_N,
+# "Running: pps0 " (both threads' in the state mq at 2 threads)
+running() {
+	local n line
+	for n in 0 1; do
+		[ -n "${pg_on[n]}" ] || continue
+		line=""
+		IFS= read -r line <"$pgdir/kpktgend_$n" || true
+		[[ $line == *" ${pg_on[n]} "* ]] || return 1
+	done
+}
+
+# run_pktgen SECONDS: pktgen sends on its entries for SECONDS from the
+# moment every thread runs (the write of start returns when the run
+# stops; a stop that came before a thread took the start would leave it
+# running for ever)
 run_pktgen() {
 	local pid i
 	pg pgctrl start &
@@ -286,37 +375,70 @@ instance() {
 	log "instance $name: $(((k1 - k0) * 1024 / n_inst)) bytes of kernel memory each"
 }
 
-# measure ROUND STATE FLOWS NAME KIND MODULE SRC_MIN SRC_MAX SPORT_MIN SPORT_MAX SPEC
+# pg_flows ENTRY SRC_MIN SRC_MAX SPORT_MIN SPORT_MAX: ENTRY's flows
+pg_flows() {
+	pg "$1" "src_min $2"
+	pg "$1" "src_max $3"
+	pg "$1" "udp_src_min $4"
+	pg "$1" "udp_src_max $5"
+}
+
+# measure ROUND STATE FLOWS NAME KIND MODULE SRC_MIN SRC_MAX SPORT_MIN SPORT_MAX
+#   THREADS SRC1_MIN SRC1_MAX SPEC (THREADS and SRC1_*: the state mq's, else 1 - -)
 measure() {
 	local round=$1 state=$2 flows=$3 name=$4 kind=$5 module=$6
-	local smin=$7 smax=$8 pmin=$9 pmax=${10} spec=${11} k0 k1 text tcj err=""
+	local smin=$7 smax=$8 pmin=$9 pmax=${10} threads=${11} smin1=${12} smax1=${13} spec=${14}
+	local k0 k1 text tcj err="" mq="" qdev=$dev entries=("$dev") texts t log_cost
 	local what="round $round $state $flows flows $name"
-	if ! use_module "$kind" "$module" 2>"$tmp/err" || ! qdisc_setup "$state" "$spec" 2>"$tmp/err"; then
+	if [ "$state" = mq ]; then
+		# the record's fields of the state mq (its error records too)
+		mq=$(printf ',"threads":%d' "$threads")
+		if [ "$threads" = 1 ]; then what+=", 1 thread"; else what+=", $threads threads"; fi
+		qdev=$mqdev
+		entries=("$mqdev@0")
+		[ "$threads" = 1 ] || entries+=("$mqdev@1")
+		err=$mq_err
+	fi
+	if [ -z "$err" ] && { ! use_module "$kind" "$module" 2>"$tmp/err" ||
+		! qdisc_setup "$state" "$spec" 2>"$tmp/err"; }; then
 		err=$(<"$tmp/err")
+	fi
+	if [ -n "$err" ]; then
 		qdisc_clear
-		printf '{"type":"measure","round":%d,"state":"%s","flows":%d,"qdisc":"%s","kind":"%s","module":"%s","spec":%s,"error":%s}\n' \
-			"$round" "$state" "$flows" "$name" "$kind" "$module" "$(json_str "$spec")" \
+		printf '{"type":"measure","round":%d,"state":"%s","flows":%d,"qdisc":"%s","kind":"%s","module":"%s","spec":%s%s,"error":%s}\n' \
+			"$round" "$state" "$flows" "$name" "$kind" "$module" "$(json_str "$spec")" "$mq" \
 			"$(json_str "$err")" >>"$raw"
 		log "$what: failed: $err"
 		return 0
 	fi
-	pg "$dev" "src_min $smin"
-	pg "$dev" "src_max $smax"
-	pg "$dev" "udp_src_min $pmin"
-	pg "$dev" "udp_src_max $pmax"
+	pg_use "${entries[@]}"
+	pg_flows "${entries[0]}" "$smin" "$smax" "$pmin" "$pmax"
+	if [ "${#entries[@]}" -gt 1 ]; then
+		# thread 1's own flows: as many addresses, disjoint, the same ports
+		pg_flows "${entries[1]}" "$smin1" "$smax1" "$pmin" "$pmax"
+		mq+=$(printf ',"src1":["%s","%s"]' "$smin1" "$smax1")
+	fi
 	# the kernel's memory from the fresh qdisc to after all its traffic
 	k0=$(kmem_kb)
 	[ "$warmup" = 0 ] || run_pktgen "$warmup"
 	run_pktgen "$duration"
 	k1=$(kmem_kb)
-	text=$(<"$pgdir/$dev")
-	tcj=$(tc_dump "$dev")
+	texts=""
+	log_cost=""
+	for t in "${entries[@]}"; do
+		text=$(<"$pgdir/$t")
+		texts+=${texts:+,}$(json_str "$text")
+		log_cost+=${log_cost:+ + }$(cost "$text")
+	done
+	# one result text in the other states, as before; their list in mq
+	[ -z "$mq" ] || texts="[$texts]"
+	tcj=$(tc_dump "$qdev")
 	qdisc_clear
-	printf '{"type":"measure","round":%d,"state":"%s","flows":%d,"qdisc":"%s","kind":"%s","module":"%s","spec":%s,"src":["%s","%s"],"sport":[%d,%d],"duration_s":%s,"warmup_s":%s,"kmem_kb":[%d,%d],"pktgen":%s,"tc":%s}\n' \
+	printf '{"type":"measure","round":%d,"state":"%s","flows":%d,"qdisc":"%s","kind":"%s","module":"%s","spec":%s,"src":["%s","%s"],"sport":[%d,%d],"duration_s":%s,"warmup_s":%s,"kmem_kb":[%d,%d]%s,"pktgen":%s,"tc":%s}\n' \
 		"$round" "$state" "$flows" "$name" "$kind" "$module" "$(json_str "$spec")" \
-		"$smin" "$smax" "$pmin" "$pmax" "$duration" "$warmup" "$k0" "$k1" \
-		"$(json_str "$text")" "$tcj" >>"$raw"
-	log "$what: $(cost "$text") ns/packet"
+		"$smin" "$smax" "$pmin" "$pmax" "$duration" "$warmup" "$k0" "$k1" "$mq" \
+		"$texts" "$tcj" >>"$raw"
+	log "$what: $log_cost ns/packet"
 }
 
 # --- the run ----------------------------------------------------------------------
@@ -342,16 +464,21 @@ for s in "${steps[@]}"; do
 		instance "$name" "$kind" "$module" "$spec"
 		continue
 	fi
+	# the state mq's line has THREADS SRC1_MIN SRC1_MAX before the SPEC
+	threads=1 smin1=- smax1=-
+	[ "$state" != mq ] || read -r threads smin1 smax1 spec <<<"$spec"
 	[ -n "$t_measure" ] || t_measure=$(date +%s)
 	if [ $((done_n % 20)) -eq 0 ] && [ "$done_n" -gt 0 ]; then
 		per=$((($(date +%s) - t_measure) * 1000 / done_n))
 		log "$done_n/$n_measure measured, about $(((n_measure - done_n) * per / 60000)) minutes left"
 	fi
-	measure "$round" "$state" "$flows" "$name" "$kind" "$module" "$smin" "$smax" "$pmin" "$pmax" "$spec"
+	measure "$round" "$state" "$flows" "$name" "$kind" "$module" "$smin" "$smax" "$pmin" "$pmax" \
+		"$threads" "$smin1" "$smax1" "$spec"
 	done_n=$((done_n + 1))
 done
 
 pg kpktgend_0 rem_device_all
+[ -z "${pg_on[1]}" ] || pg kpktgend_1 rem_device_all
 rm -rf "$tmp"
 # a report of the kernel (a warning in a qdisc at a million flows) is the
 # first thing to read when a figure looks wrong

@@ -6,12 +6,15 @@ import ipaddress
 import json
 import lzma
 import math
+import subprocess
 from itertools import islice
 from pathlib import Path
 
 import pytest
 
 from aqmtools.bench import pps
+
+GUEST = Path(__file__).resolve().parents[1] / "bench" / "pps-guest.sh"
 
 # /proc/net/pktgen/pps0 after a measured run with the queue empty, as
 # pktgen_if_show() in the test kernel's net/core/pktgen.c (6.12) prints it
@@ -546,3 +549,343 @@ def test_a_run_cut_short_is_read() -> None:
     assert len(raw.measurements) == 3 and raw.done is None
     assert raw.failures[0].startswith("line 7: not JSON")
     assert "Failed measurements" in pps.summary(raw)
+
+
+# --- the state mq ----------------------------------------------------------------
+def test_plan_mq_measures_each_qdisc_at_1_and_2_threads() -> None:
+    flows = [1, 1000, 1_000_000]
+    steps = pps.plan(states=["mq"], rounds=2, flows=flows)
+    meas = [s for s in steps if s.what == "measure"]
+    names = [q.name for q in pps.QDISCS if not q.baseline]
+    # every qdisc but noqueue: a dummy device with mq has children anyway
+    assert len(meas) == 2 * len(flows) * len(names) * 2
+    assert "noqueue" not in {s.qdisc.name for s in meas}
+    pairs: dict[tuple[int, int, str], list[int]] = {}
+    for i, s in enumerate(meas):
+        assert s.state == "mq"
+        pairs.setdefault((s.round, s.flows, s.qdisc.name), []).append(i)
+    assert len(pairs) == 2 * len(flows) * len(names)
+    for idx in pairs.values():
+        # the two measurements of a qdisc one after the other
+        assert len(idx) == 2 and idx[1] == idx[0] + 1
+        assert sorted(meas[i].threads for i in idx) == [1, 2]
+    # the order of a pair is drawn: both occur
+    firsts = {meas[idx[0]].threads for idx in pairs.values()}
+    assert firsts == {1, 2}
+    # seeded: the same plan again, another with another seed
+    assert pps.plan(states=["mq"], rounds=2, flows=flows) == steps
+    assert pps.plan(states=["mq"], rounds=2, flows=flows, seed=2) != steps
+
+
+def test_plan_mq_leaves_the_other_states_as_they_were() -> None:
+    steps = pps.plan(states=["empty", "standing", "mq"])
+    assert [s for s in steps if s.state != "mq"] == pps.plan()
+    assert {s.threads for s in steps if s.state != "mq"} == {0}
+
+
+def test_plan_mq_lines_parse_as_the_guest_reads_them() -> None:
+    steps = pps.plan(states=["mq"], rounds=1, flows=[1_000_000], qdiscs=[pps.BY_NAME["red"]])
+    lines = [s.line() for s in steps if s.what == "measure"]
+    assert len(lines) == 2
+    by_threads: dict[str, tuple[str, str]] = {}
+    for line in lines:
+        # read -r what round state flows name kind module smin smax pmin pmax spec,
+        # then in mq: read -r threads smin1 smax1 spec <<<"$spec"
+        f = line.split(" ", 11)
+        assert f[:11] == [
+            "measure",
+            "1",
+            "mq",
+            "1000000",
+            "red",
+            "red",
+            "-",
+            "198.18.0.1",
+            "198.18.0.64",
+            "1024",
+            "16649",
+        ]
+        threads, smin1, smax1, spec = f[11].split(" ", 3)
+        assert spec == pps.BY_NAME["red"].spec
+        by_threads[threads] = (smin1, smax1)
+    assert by_threads == {"1": ("-", "-"), "2": ("198.18.0.65", "198.18.0.128")}
+
+
+def test_guest_loop_passes_the_plan_lines_to_measure() -> None:
+    """The guest's own loop over the plan (pps-guest.sh's last "for s"),
+    run by bash with measure() printing its arguments: the other states'
+    lines as before (THREADS 1, no thread 1), mq's with its fields."""
+    text = GUEST.read_text()
+    start = text.rindex('\nfor s in "${steps[@]}"; do\n')
+    loop = text[start : text.index("\ndone\n", start) + 6]
+    qdiscs = [pps.BY_NAME["noqueue"], pps.BY_NAME["red"]]
+    steps = pps.plan(qdiscs, [1_000_000], 1, states=["empty", "mq"])
+    script = (
+        "set -euo pipefail\n"
+        'measure() { printf "%s|" "$@"; echo; }\n'
+        "instance() { :; }\n"
+        "log() { :; }\n"
+        "t_measure='' done_n=0 n_measure=0\n"
+        "mapfile -t steps\n" + loop
+    )
+    run = subprocess.run(
+        ["bash", "-c", script],
+        input="".join(st.line() + "\n" for st in steps),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    got = [x.split("|")[:-1] for x in run.stdout.splitlines()]
+    red = pps.BY_NAME["red"].spec
+    common = ["1000000", "red", "red", "-", "198.18.0.1", "198.18.0.64", "1024", "16649"]
+    assert ["1", "empty", *common, "1", "-", "-", red] in got
+    assert [
+        "1",
+        "empty",
+        "1000000",
+        "noqueue",
+        "noqueue",
+        "-",
+        *common[4:],
+        "1",
+        "-",
+        "-",
+        "-",
+    ] in got
+    assert ["1", "mq", *common, "1", "-", "-", red] in got
+    assert ["1", "mq", *common, "2", "198.18.0.65", "198.18.0.128", red] in got
+    assert len(got) == 4
+
+
+@pytest.mark.parametrize("n", [1, 2, 1000, 100_000])
+def test_mq_threads_send_disjoint_flows(n: int) -> None:
+    """Thread 0 the plan's range, thread 1 as many addresses after it:
+    N flows each, none in common."""
+    split = pps.split_flows_mq(n)
+    assert split == pps.split_flows(n)
+    t0, t1 = split.pktgen(), split.pktgen(1)
+    assert t0 == pps.split_flows(n).pktgen()
+    assert {k: t1[k] for k in ("udp_src_min", "udp_src_max")} == {
+        k: t0[k] for k in ("udp_src_min", "udp_src_max")
+    }
+    f0 = set(islice(pps.pktgen_flows(t0, 2 * n), 2 * n))
+    f1 = set(islice(pps.pktgen_flows(t1, 2 * n), 2 * n))
+    assert len(f0) == len(f1) == n
+    assert not f0 & f1
+    a1 = ipaddress.IPv4Address(t1["src_max"])
+    assert a1 in ipaddress.IPv4Network("198.18.0.0/15")
+    assert (
+        int(ipaddress.IPv4Address(t1["src_min"])) == int(ipaddress.IPv4Address(t0["src_max"])) + 1
+    )
+
+
+def test_plan_mq_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    assert pps.main(["pps", "plan", "--count", "--states", "mq"]) == 0
+    assert capsys.readouterr().out.split() == [str(5 * 4 * 15 * 2), "15"]
+    assert pps.main(["pps", "plan", "--count", "--states", "mq,empty"]) == 0
+    assert capsys.readouterr().out.split() == [str(5 * 4 * (16 + 15 * 2)), "15"]
+    # not by default
+    assert pps.main(["pps", "plan", "--count"]) == 0
+    assert capsys.readouterr().out.split() == ["620", "15"]
+    # 65,536 flows take 65,536 addresses: one thread's, not two
+    assert pps.main(["pps", "plan", "--count", "--flows", "65536"]) == 0
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        pps.main(["pps", "plan", "--states", "mq", "--flows", "65536"])
+
+
+# /proc/net/pktgen/ppsq0@N after a run of the state mq at 1,000 flows, in
+# EMPTY's format (the entry's name is ifname; pps and bps as show_results()
+# computes them)
+def _mq_text(thread: int, elapsed: int, sent: int, errors: int = 0, idle: int = 0) -> str:
+    pps_ = sent * 1_000_000 // elapsed
+    bps = pps_ * 8 * 60
+    src = f"198.18.0.{1 + thread}"
+    return f"""\
+Params: count 0  min_pkt_size: 60  max_pkt_size: 60
+     frags: 0  delay: 0  clone_skb: 0  ifname: ppsq0@{thread}
+     flows: 0 flowlen: 0
+     queue_map_min: 0  queue_map_max: 0
+     dst_min: 192.0.2.1  dst_max:\x20
+     src_min: {src}  src_max: {src}
+     src_mac: 6e:2f:1a:55:0c:9b dst_mac: 02:00:00:00:00:01
+     udp_src_min: 1024  udp_src_max: 2024  udp_dst_min: 9  udp_dst_max: 9
+     src_mac_count: 0  dst_mac_count: 0
+     xmit_mode: xmit_queue
+     Flags:\x20
+Current:
+     pkts-sofar: {sent}  errors: {errors}
+     started: 81234567us  stopped: {81234567 + elapsed}us idle: {idle}us
+     seq_num: {sent}  cur_dst_mac_offset: 0  cur_src_mac_offset: 0
+     cur_saddr: {src}  cur_daddr: 192.0.2.1
+     cur_udp_dst: 9  cur_udp_src: 1389
+     cur_queue_map: {thread}
+     flows: 0
+Result: OK: {elapsed}(c{elapsed - idle}+d{idle}) usec, {sent} (60byte,-1frags)
+  {pps_}pps {bps // 1_000_000}Mb/sec ({bps}bps) errors: {errors}
+"""
+
+
+def _mq_line(r: int, q: str, texts: list[str], flows: int = 1000, **extra: object) -> str:
+    rec: dict[str, object] = {
+        "type": "measure",
+        "round": r,
+        "state": "mq",
+        "flows": flows,
+        "qdisc": q,
+        "kind": q,
+        "module": "-",
+        "spec": f"{q} limit 1000",
+        "src": ["198.18.0.1", "198.18.0.1"],
+        "sport": [1024, 2024],
+        "duration_s": 2,
+        "warmup_s": 0.5,
+        "kmem_kb": [100_000, 100_100],
+        "threads": len(texts),
+        "pktgen": texts,
+        "tc": [{"kind": "mq", "handle": "1:"}],
+    }
+    if len(texts) > 1:
+        rec["src1"] = ["198.18.0.2", "198.18.0.2"]
+    rec.update(extra)
+    return json.dumps(rec)
+
+
+# packets sent by each thread in rounds 1-3, all in 2 s: (1 thread, 2 threads)
+MQ_SENT = {
+    # 0.50, 0.52, 0.48 Mpps alone (median 0.500); 0.95, 0.90, 1.00 together
+    # (median 0.950): 1.90
+    "fq_codel": ([1_000_000, 1_040_000, 960_000], [950_000, 900_000, 1_000_000]),
+    # 0.400, and 0.600 together: 1.50, 0.79 of fq_codel's
+    "dcn": ([800_000] * 3, [600_000] * 3),
+    # 0.400, and 0.740 together: 1.85, 0.97 of fq_codel's
+    "pie": ([800_000] * 3, [740_000] * 3),
+}
+
+
+def _mq_lines() -> list[str]:
+    lines = []
+    for q, (alone, both) in MQ_SENT.items():
+        for r in (1, 2, 3):
+            lines.append(_mq_line(r, q, [_mq_text(0, 2_000_000, alone[r - 1])]))
+            t0 = _mq_text(0, 2_000_000, both[r - 1])
+            t1 = _mq_text(1, 2_000_000, both[r - 1])
+            if q == "pie" and r == 1:
+                # thread 1 stopped 400 us later, 10,000 of its packets dropped:
+                # 1,480,000 offered over 2,000,400 us
+                t1 = _mq_text(1, 2_000_400, both[0] - 10_000, errors=10_000)
+            lines.append(_mq_line(r, q, [t0, t1]))
+    # a VM of one CPU; a thread without a result; a result missing
+    lines.append(_mq_line(4, "dcn", [], error="the VM has 1 CPU: the state mq needs 2", threads=2))
+    idle = _mq_text(1, 2_000_000, 1).split("Result:")[0] + "Result: Idle\n"
+    lines.append(_mq_line(4, "pie", [_mq_text(0, 2_000_000, 5), idle]))
+    lines.append(_mq_line(4, "fq_codel", [_mq_text(0, 2_000_000, 5)], threads=2))
+    return lines
+
+
+def test_mq_aggregate_throughput() -> None:
+    one = pps.parse_result(_mq_text(0, 2_000_000, 1_000_000))
+    assert pps.MqMeasurement(1, 1000, "dcn", (one,)).mpps == pytest.approx(0.5)
+    t0 = pps.parse_result(_mq_text(0, 2_000_000, 740_000))
+    t1 = pps.parse_result(_mq_text(1, 2_000_400, 730_000, errors=10_000))
+    m = pps.MqMeasurement(1, 1000, "pie", (t0, t1))
+    # both threads' packets offered, sent and dropped, over the longer time
+    assert m.threads == 2
+    assert m.mpps == pytest.approx(1_480_000 / 2_000_400)
+    assert t1.pps == 730_000 * 1_000_000 // 2_000_400
+
+
+def test_read_raw_mq() -> None:
+    raw = pps.read_raw(_mq_lines())
+    assert raw.measurements == []
+    assert len(raw.mq) == 3 * 3 * 2 and raw.mq_failed == 3
+    assert {m.threads for m in raw.mq} == {1, 2}
+    assert raw.failures == [
+        "round 4 mq 1000 flows dcn, 2 threads: the VM has 1 CPU: the state mq needs 2",
+        "round 4 mq 1000 flows pie, 2 threads: thread 1: no pktgen result: Result: Idle",
+        "round 4 mq 1000 flows fq_codel, 2 threads: 2 threads but 1 pktgen results",
+    ]
+    meds = pps.mq_medians(raw.mq)
+    assert meds[(1000, "fq_codel", 1)] == pytest.approx(0.5)
+    assert meds[(1000, "fq_codel", 2)] == pytest.approx(0.95)
+    assert meds[(1000, "pie", 2)] == pytest.approx(0.74)
+    assert pps.mq_scaling(meds, 1000, "fq_codel") == pytest.approx(1.9)
+    assert pps.mq_scaling(meds, 1000, "dcn") == pytest.approx(1.5)
+    assert pps.mq_scaling(meds, 1000, "pie") == pytest.approx(1.85)
+    assert pps.mq_scaling(meds, 1, "pie") is None
+    # a record of one text, as the other states write it, reads as one thread
+    one = json.loads(_mq_line(1, "dcn", [_mq_text(0, 2_000_000, 8)]))
+    one["pktgen"] = one["pktgen"][0]
+    del one["threads"]
+    assert pps.read_raw([json.dumps(one)]).mq[0].threads == 1
+
+
+def test_summary_mq() -> None:
+    text = pps.summary(pps.read_raw(_mq_lines()))
+    assert "## Multiqueue (the qdisc as each child of mq, pktgen on 1 and 2 threads)" in text
+    assert (
+        "| flows per thread | qdisc | Mpps, 1 thread | Mpps, 2 threads | scaling"
+        " | over fq_codel's |" in text
+    )
+    assert "| 1,000 | pie | 0.400 | 0.740 | 1.85 | 0.97 |" in text
+    assert "| 1,000 | fq_codel | 0.500 | 0.950 | 1.90 | 1.00 |" in text
+    assert (
+        "| 1,000 | dcn | 0.400 | 0.600 | 1.50 | 0.79 (below fq_codel's by more than 10%) |" in text
+    )
+    assert "scales as fq_codel does, near 2 on 2 CPUs" in text
+    assert "| 1,000 | 1 x 1,000 | 198.18.0.1-198.18.0.1 | 198.18.0.2-198.18.0.2 |" in text
+    assert "- round 4 mq 1000 flows dcn, 2 threads: the VM has 1 CPU" in text
+    # an mq run alone: no single-queue sections, 3 rounds
+    assert "## Goals" not in text and "## Memory" not in text and "## Flows" not in text
+    assert "; 3 rounds," in text
+    # nothing judged met or missed
+    assert " met |" not in text and "missed" not in text
+
+
+def test_summary_mq_without_fq_codel_and_all_failed() -> None:
+    lines = [x for x in _mq_lines() if '"fq_codel"' not in x]
+    text = pps.summary(pps.read_raw(lines))
+    assert "| 1,000 | dcn | 0.400 | 0.600 | 1.50 | no fq_codel scaling |" in text
+    failed = [x for x in _mq_lines() if '"round": 4' in x]
+    text = pps.summary(pps.read_raw(failed))
+    assert "All 3 measurements of the state failed" in text
+    assert "| 1,000 |" not in text
+
+
+def test_mq_checks() -> None:
+    busy = pps.parse_result(_mq_text(0, 2_000_000, 1_000_000))
+    away = pps.parse_result(_mq_text(1, 2_000_000, 500_000, errors=500_000, idle=100_000))
+    ms = [
+        pps.MqMeasurement(1, 1000, "dcn", (busy, away)),
+        pps.MqMeasurement(1, 1000, "dcn", (busy,)),
+    ]
+    assert pps.mq_checks(ms) == [
+        "dcn, 1,000 flows, mq at 2 threads: 50.0% dropped",
+        "dcn, 1,000 flows, mq at 2 threads: pktgen gave 5.0% of its time to other tasks",
+    ]
+
+
+def test_old_raw_reports_as_before_beside_mq() -> None:
+    """A raw file of before the state mq ("pktgen" a string, no
+    "threads") reads and reports as it did; with mq lines added, the
+    report is the same but for the mq section and the mq failures."""
+    old = _raw_lines()
+    raw = pps.read_raw(old)
+    assert raw.mq == [] and raw.mq_failed == 0
+    before = pps.summary(raw)
+    assert "Multiqueue" not in before
+    both = pps.summary(pps.read_raw(old + _mq_lines()))
+    start, end = both.index("## Multiqueue"), both.index("## Flows")
+    cut = both[:start] + both[end:]
+    cut = "\n".join(x for x in cut.split("\n") if " mq " not in x)
+    assert cut == before
+
+
+def test_report_cli_mq_alone(tmp_path: Path) -> None:
+    (tmp_path / "raw.jsonl").write_text("\n".join(_mq_lines()) + "\n")
+    assert pps.main(["pps", "report", str(tmp_path)]) == 0
+    assert "## Multiqueue" in (tmp_path / "summary.md").read_text()
+    (tmp_path / "raw.jsonl").write_text(
+        "\n".join(x for x in _mq_lines() if '"round": 4' in x) + "\n"
+    )
+    assert pps.main(["pps", "report", str(tmp_path)]) == 1

@@ -3,7 +3,7 @@ runs, pktgen's result text, and the summary of a results folder.
 
 The kernel's pktgen, in queue_xmit mode, builds every packet and hands it
 to dev_queue_xmit() on a dummy device, so each one goes through the qdisc
-layer, in one of three states of the queue:
+layer, in one of these states of the queue:
 - "empty": the qdisc is the device's root and its queue stays empty, the
   dequeue following each enqueue at once; except that pfifo, codel and
   fq_codel set TCQ_F_CAN_BYPASS, with which the kernel hands a packet
@@ -15,7 +15,22 @@ layer, in one of three states of the queue:
   the price of prio's own work, the same for all;
 - "standing": the qdisc as the leaf of an htb class at a rate far below
   pktgen's, so every enqueue meets a full or growing queue, and nearly
-  every packet is dropped.
+  every packet is dropped;
+- "mq" (not run by default): the qdisc as both children of mq on ppsq0,
+  a dummy device with two tx queues (handles 11: and 12:), measured
+  twice: pktgen's thread on CPU 0 (kpktgend_0) alone, then its threads
+  on CPUs 0 and 1 together. XPS maps each CPU to its own tx queue:
+  pktgen's packets have no socket, so dev_queue_xmit() picks their queue
+  by the sending CPU (netdev_pick_tx()), where without XPS a flow hash
+  would send both threads' packets into both queues. So each thread
+  sends through one instance, with flows of its own. mq's children are
+  the tx queues' own qdiscs (mq is not on the packets' path), so pfifo,
+  codel and fq_codel take the bypass here as in "empty". A qdisc whose
+  instances share no lock or cache line scales from one thread to two
+  as fq_codel does (near 2 on 2 CPUs if the emulation runs the two vCPUs
+  in parallel). No noqueue row: mq gives each tx queue a child (the
+  default qdisc) until it is given one, so a dummy device with mq has
+  children whatever we do, and the device alone is not measurable there.
 The dummy device frees what it is given. A measurement's cost per packet
 is pktgen's own elapsed time over the packets it offered, sent and
 refused alike (NET_XMIT_DROP and NET_XMIT_CN count as pktgen's "errors",
@@ -40,7 +55,12 @@ them (MAX_CFLOWS), so they are left off.
 Rounds: round r runs every (queue, flows) cell, and in each every qdisc
 once, in an order shuffled per round and cell (seeded, so a plan can be
 run again). Each figure is the median over the rounds; the ratios are of
-medians, against fq_codel's in the same run.
+medians, against fq_codel's in the same run. In an mq cell each qdisc's
+two measurements (1 and 2 threads) come one after the other, in an order
+drawn per round, cell and qdisc; FLOWS there is the number of flows of
+each thread, and so of each queue: thread 0 sends the plan's range (the
+same as in the other states), thread 1 as many addresses just above it,
+2 x FLOWS flows in all with two threads.
 
 Usage: python3 -m aqmtools.bench.pps plan [--rounds N] [--flows N,N,...]
            [--states S,S,...] [--only NAME]... [--seed N] [--count]
@@ -49,6 +69,8 @@ Usage: python3 -m aqmtools.bench.pps plan [--rounds N] [--flows N,N,...]
   measurements first:
     instance - - - NAME KIND MODULE - - - - SPEC
     measure ROUND STATE FLOWS NAME KIND MODULE SRC_MIN SRC_MAX SPORT_MIN SPORT_MAX SPEC
+    measure ROUND mq FLOWS NAME KIND MODULE SRC_MIN SRC_MAX SPORT_MIN SPORT_MAX THREADS
+        SRC1_MIN SRC1_MAX SPEC   (one line; SRC1_*: thread 1's addresses, "- -" at 1 thread)
   (SPEC "-": no qdisc; MODULE "ours", "linux" or "-", see Qdisc)
   report: OUT/raw.jsonl (or raw.jsonl.xz) into OUT/summary.md, or FILE
   ("-": standard output); OUT may also be the raw file itself
@@ -126,7 +148,9 @@ BY_NAME = {q.name: q for q in QDISCS}
 REFERENCE = "fq_codel"
 FLOWS: tuple[int, ...] = (1, 1_000, 100_000, 1_000_000)
 STATES: tuple[str, ...] = ("empty", "standing")
-ALL_STATES: tuple[str, ...] = ("empty", "leaf", "standing")
+# mq last: the other states' cells come first in a round, so their
+# shuffled orders do not change when it is added
+ALL_STATES: tuple[str, ...] = ("empty", "leaf", "standing", "mq")
 # the qdiscs that set TCQ_F_CAN_BYPASS (the test kernel's sch_fifo.c,
 # sch_codel.c, sch_fq_codel.c): as the root with the queue empty, the
 # kernel sends around them
@@ -135,7 +159,12 @@ STATE_TITLES = {
     "empty": "Queue empty (the qdisc as root: the dequeue follows at once, or the bypass)",
     "leaf": "Queue empty, the qdisc as the leaf of a prio (no bypass)",
     "standing": "Standing queue and drops (the qdisc as the leaf of a rate-limited htb)",
+    "mq": "Multiqueue (the qdisc as each child of mq, pktgen on 1 and 2 threads)",
 }
+# pktgen's threads of the mq state (kpktgend_0 and kpktgend_1), one a tx queue
+MQ_THREADS = 2
+# a 2-thread run below fq_codel's scaling by more than this share is marked
+MQ_MARGIN = 0.1
 ROUNDS = 5
 SEED = 1
 
@@ -184,11 +213,13 @@ class FlowSplit:
     def flows(self) -> int:
         return self.addrs * self.ports
 
-    def pktgen(self) -> dict[str, str]:
+    def pktgen(self, part: int = 0) -> dict[str, str]:
         """pktgen's settings: src_min..src_max, both included, and
         udp_src_min..udp_src_max, the maximum excluded (equal for one
-        port: pktgen then leaves the port alone)."""
-        base = ipaddress.IPv4Address(ADDR_BASE)
+        port: pktgen then leaves the port alone). PART k > 0: the k-th
+        range of as many addresses after the first (another thread's
+        flows in the mq state), the same ports."""
+        base = ipaddress.IPv4Address(ADDR_BASE) + part * self.addrs
         return {
             "src_min": str(base),
             "src_max": str(base + self.addrs - 1),
@@ -206,6 +237,13 @@ def split_flows(n: int, max_addrs: int = ADDR_SPAN, max_ports: int = PORT_SPAN) 
     raise ValueError(
         f"{n} flows: no coprime split into <= {max_addrs} addresses x <= {max_ports} ports"
     )
+
+
+def split_flows_mq(n: int) -> FlowSplit:
+    """N flows of each of the mq state's threads: as split_flows(), the
+    same split unless it takes more addresses than one thread's share of
+    the span (MQ_THREADS disjoint ranges in it)."""
+    return split_flows(n, max_addrs=ADDR_SPAN // MQ_THREADS)
 
 
 def pktgen_flows(settings: dict[str, str], count: int) -> Iterator[tuple[int, int]]:
@@ -239,13 +277,22 @@ class Step:
     round: int = 0
     state: str = ""
     flows: int = 0
+    # the mq state's pktgen threads (1 or 2), 0 in the other states
+    threads: int = 0
 
     def line(self) -> str:
         q = self.qdisc
         spec = q.spec or "-"
         if self.what == "instance":
             return f"instance - - - {q.name} {q.kind} {q.module} - - - - {spec}"
-        s = split_flows(self.flows).pktgen()
+        if self.state == "mq":
+            split = split_flows_mq(self.flows)
+            s = split.pktgen()
+            t1 = split.pktgen(1)
+            src1 = f"{t1['src_min']} {t1['src_max']}" if self.threads > 1 else "- -"
+            spec = f"{self.threads} {src1} {spec}"
+        else:
+            s = split_flows(self.flows).pktgen()
         return (
             f"measure {self.round} {self.state} {self.flows} {q.name} {q.kind} {q.module} "
             f"{s['src_min']} {s['src_max']} {s['udp_src_min']} {s['udp_src_max']} {spec}"
@@ -261,7 +308,8 @@ def plan(
 ) -> list[Step]:
     """The instance measurements of every qdisc, then ROUNDS rounds: in
     each, every (state, flows) cell, and in each cell every qdisc once in
-    an order shuffled for that round and cell."""
+    an order shuffled for that round and cell; in an mq cell, each
+    qdisc's measurements at 1 and 2 threads together, in a drawn order."""
     steps = [Step("instance", q) for q in qdiscs if not q.baseline]
     for r in range(1, rounds + 1):
         rng = random.Random(seed * 1000 + r)
@@ -269,7 +317,12 @@ def plan(
             for n in flows:
                 cell = [q for q in qdiscs if state == "empty" or not q.baseline]
                 rng.shuffle(cell)
-                steps += [Step("measure", q, r, state, n) for q in cell]
+                if state != "mq":
+                    steps += [Step("measure", q, r, state, n) for q in cell]
+                    continue
+                for q in cell:
+                    order = (1, MQ_THREADS) if rng.random() < 0.5 else (MQ_THREADS, 1)
+                    steps += [Step("measure", q, r, state, n, t) for t in order]
     return steps
 
 
@@ -351,6 +404,28 @@ class Measurement:
 
 
 @dataclass(frozen=True)
+class MqMeasurement:
+    """A measurement of the mq state: pktgen's result of each thread that
+    sent (kpktgend_0, then kpktgend_1)."""
+
+    round: int
+    flows: int
+    qdisc: str
+    results: tuple[PktgenResult, ...]
+
+    @property
+    def threads(self) -> int:
+        return len(self.results)
+
+    @property
+    def mpps(self) -> float:
+        """The aggregate throughput: the packets all threads offered over
+        the longest of their elapsed times, in millions a second."""
+        elapsed = max(r.elapsed_us for r in self.results)
+        return sum(r.offered for r in self.results) / elapsed if elapsed else 0.0
+
+
+@dataclass(frozen=True)
 class Instance:
     """Fresh instances of a qdisc: N of them added on N devices, the
     kernel's unreclaimable slab, vmalloc and per-CPU memory before, with
@@ -375,6 +450,10 @@ class Raw:
     instances: list[Instance] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     done: dict[str, Any] | None = None
+    # the mq state's measurements, and how many of its steps failed (in
+    # failures too)
+    mq: list[MqMeasurement] = field(default_factory=list)
+    mq_failed: int = 0
 
 
 def leaf_of(dump: Any) -> dict[str, Any] | None:
@@ -422,6 +501,8 @@ def read_raw(lines: Iterable[str]) -> Raw:
             raw.instances.append(
                 Instance(rec["qdisc"], int(rec["n"]), (kb[0], kb[1], kb[2]), memory_of(rec["tc"]))
             )
+        elif kind == "measure" and rec.get("state") == "mq":
+            read_mq(raw, rec)
         elif kind == "measure":
             what = f"round {rec['round']} {rec['state']} {rec['flows']} flows {rec['qdisc']}"
             if rec.get("error"):
@@ -450,6 +531,38 @@ def read_raw(lines: Iterable[str]) -> Raw:
         else:
             raise ValueError(f"line {n}: unknown record type {kind!r}")
     return raw
+
+
+def read_mq(raw: Raw, rec: dict[str, Any]) -> None:
+    """A measure record of the mq state into RAW: "threads" and "pktgen",
+    the list of the threads' result texts (a failure if a thread gave no
+    result or offered nothing)."""
+    threads = int(rec.get("threads", 1))
+    what = f"round {rec['round']} mq {rec['flows']} flows {rec['qdisc']}, {fmt_threads(threads)}"
+    texts = rec.get("pktgen")
+    if isinstance(texts, str):
+        texts = [texts]
+    if not isinstance(texts, list):
+        texts = []
+    err = str(rec.get("error") or "")
+    if not err and (threads < 1 or len(texts) != threads):
+        err = f"{threads} threads but {len(texts)} pktgen results"
+    results: list[PktgenResult] = []
+    for i, text in enumerate([] if err else texts):
+        try:
+            res = parse_result(str(text))
+        except ValueError as e:
+            err = f"thread {i}: {e}"
+            break
+        if res.offered == 0:
+            err = f"thread {i}: pktgen offered no packet"
+            break
+        results.append(res)
+    if err:
+        raw.failures.append(f"{what}: {err}")
+        raw.mq_failed += 1
+        return
+    raw.mq.append(MqMeasurement(int(rec["round"]), int(rec["flows"]), rec["qdisc"], tuple(results)))
 
 
 def load_raw(path: Path) -> Raw:
@@ -538,6 +651,10 @@ def fmt_flows(n: int) -> str:
     return f"{n:,}"
 
 
+def fmt_threads(n: int) -> str:
+    return f"{n} thread" + ("" if n == 1 else "s")
+
+
 def fmt_bytes(b: float | None) -> str:
     if b is None:
         return "not reported"
@@ -578,16 +695,9 @@ def summary(raw: Raw, accel: str = "unknown") -> str:
     not say it (scripts/bench-pps.sh adds it at the end)."""
     accel = raw.host.get("accel", accel)
     ms = raw.measurements
-    meds = medians(ms)
-    spr = spreads(ms)
-    present = {m.qdisc for m in ms}
-    qdiscs = [q for q in QDISCS if q.name in present]
-    qdiscs += [BY_NAME.get(n, Qdisc(n, n, n)) for n in sorted(present - set(BY_NAME))]
     flows = sorted({m.flows for m in ms})
-    states = [s for s in ALL_STATES if any(m.state == s for m in ms)]
-    rounds = sorted({m.round for m in ms})
+    rounds = sorted({m.round for m in ms} | {m.round for m in raw.mq})
     meta = raw.meta
-    heads = [fmt_flows(n) for n in flows]
     out = ["# Per-packet cost of the qdiscs (`make bench-pps`)", ""]
     out.append(
         f"Kernel {meta.get('kernel', '?')}, {meta.get('cpus', '?')} CPUs"
@@ -608,7 +718,40 @@ def summary(raw: Raw, accel: str = "unknown") -> str:
             " of the ratios.**",
             "",
         ]
-    out += [
+    if ms:
+        out += cost_sections(raw)
+    if raw.mq or raw.mq_failed:
+        out += mq_section(raw)
+    if flows:
+        out += ["## Flows", ""]
+        out.append(
+            "N flows are N distinct (source address, UDP source port) pairs, A"
+            " addresses x P ports with A and P coprime, which pktgen steps together"
+            " one by one: every flow once in N packets (round robin)."
+        )
+        out.append("")
+        out += split_table(flows)
+        out.append("")
+    if raw.failures:
+        out += ["## Failed measurements", ""]
+        out += [f"- {f}" for f in raw.failures]
+        out.append("")
+    return "\n".join(out)
+
+
+def cost_sections(raw: Raw) -> list[str]:
+    """The sections of the single-queue states (empty, leaf, standing):
+    the costs per state, the goals, the memory, the noise, the drops."""
+    ms = raw.measurements
+    meds = medians(ms)
+    spr = spreads(ms)
+    present = {m.qdisc for m in ms}
+    qdiscs = [q for q in QDISCS if q.name in present]
+    qdiscs += [BY_NAME.get(n, Qdisc(n, n, n)) for n in sorted(present - set(BY_NAME))]
+    flows = sorted({m.flows for m in ms})
+    states = [s for s in ALL_STATES if any(m.state == s for m in ms)]
+    heads = [fmt_flows(n) for n in flows]
+    out = [
         "Cost per packet: pktgen's elapsed time over the packets it offered (sent"
         " and dropped), the median over the rounds, in ns; in brackets its ratio to"
         f" {REFERENCE}'s median in the same cell. Every figure includes pktgen's"
@@ -668,21 +811,7 @@ def summary(raw: Raw, accel: str = "unknown") -> str:
     out += table(["qdisc", *[f"{s} {h}" for s in states for h in heads]], rows)
     out.append("")
     out += drops_section(ms, qdiscs, states, flows)
-    if flows:
-        out += ["## Flows", ""]
-        out.append(
-            "N flows are N distinct (source address, UDP source port) pairs, A"
-            " addresses x P ports with A and P coprime, which pktgen steps together"
-            " one by one: every flow once in N packets (round robin)."
-        )
-        out.append("")
-        out += split_table(flows)
-        out.append("")
-    if raw.failures:
-        out += ["## Failed measurements", ""]
-        out += [f"- {f}" for f in raw.failures]
-        out.append("")
-    return "\n".join(out)
+    return out
 
 
 def net_section(
@@ -908,6 +1037,156 @@ def drops_section(
     return out
 
 
+MqCell = tuple[int, str, int]
+
+
+def mq_medians(ms: Iterable[MqMeasurement]) -> dict[MqCell, float]:
+    """The median aggregate throughput (Mpps) of each (flows, qdisc,
+    threads) of the mq state over its rounds."""
+    rates: dict[MqCell, list[float]] = defaultdict(list)
+    for m in ms:
+        rates[(m.flows, m.qdisc, m.threads)].append(m.mpps)
+    return {c: statistics.median(v) for c, v in rates.items()}
+
+
+def mq_scaling(meds: dict[MqCell, float], flows: int, q: str) -> float | None:
+    """Q's median aggregate at MQ_THREADS threads over its median at 1."""
+    one, more = meds.get((flows, q, 1)), meds.get((flows, q, MQ_THREADS))
+    if one is None or more is None or one == 0:
+        return None
+    return more / one
+
+
+def mq_checks(ms: Sequence[MqMeasurement]) -> list[str]:
+    """mq cells where, in the median, a thread's packets were dropped
+    (more than 1%: the queues are empty) or a thread gave more than 1% of
+    its time to other tasks (its CPU was not its own)."""
+    drops: dict[MqCell, list[float]] = defaultdict(list)
+    idle: dict[MqCell, list[float]] = defaultdict(list)
+    for m in ms:
+        drops[(m.flows, m.qdisc, m.threads)].append(max(r.drop_share for r in m.results))
+        idle[(m.flows, m.qdisc, m.threads)].append(max(r.idle_share for r in m.results))
+    out = []
+    for (n, q, t), v in sorted(drops.items()):
+        what = f"{q}, {fmt_flows(n)} flows, mq at {fmt_threads(t)}"
+        med = statistics.median(v)
+        if med > 0.01:
+            out.append(f"{what}: {100 * med:.1f}% dropped")
+        away = statistics.median(idle[(n, q, t)])
+        if away > 0.01:
+            out.append(f"{what}: pktgen gave {100 * away:.1f}% of its time to other tasks")
+    return out
+
+
+def mq_section(raw: Raw) -> list[str]:
+    """The mq state: per number of flows and qdisc, the median aggregate
+    throughput at 1 and at MQ_THREADS threads, their ratio, and that
+    ratio over fq_codel's in the same run and number of flows."""
+    out = [f"## {STATE_TITLES['mq']}", ""]
+    ms = raw.mq
+    if not ms:
+        out += [
+            f"All {raw.mq_failed} measurements of the state failed (see Failed"
+            " measurements below): nothing was measured.",
+            "",
+        ]
+        return out
+    meds = mq_medians(ms)
+    present = {m.qdisc for m in ms}
+    qdiscs = [q for q in QDISCS if q.name in present]
+    qdiscs += [BY_NAME.get(n, Qdisc(n, n, n)) for n in sorted(present - set(BY_NAME))]
+    flows = sorted({m.flows for m in ms})
+    out.append(
+        "The qdisc under test as both children of mq on ppsq0, a dummy device"
+        " with two tx queues, and XPS sending CPU 0's packets to tx queue 0 and"
+        " CPU 1's to tx queue 1. pktgen's thread on CPU 0 alone, then its threads"
+        " on CPUs 0 and 1 together, each with the number of flows of the first"
+        " column, from source addresses of its own: each thread sends through one"
+        " instance. Aggregate throughput: the packets offered by the threads"
+        " (sent and dropped) over the longer of their elapsed times, in millions"
+        " a second, the median over the rounds; scaling: the median at"
+        f" {MQ_THREADS} threads over the median at 1."
+    )
+    out.append("")
+    bypassed = [q.name for q in QDISCS if q.name in BYPASS]
+    out.append(
+        "The expectation (the issue's): a qdisc whose instances share no lock or"
+        f" cache line scales as {REFERENCE} does, near {MQ_THREADS} on"
+        f" {MQ_THREADS} CPUs if the emulation runs the two vCPUs in parallel."
+        f" The last column gives each scaling over {REFERENCE}'s at the same"
+        f" number of flows, marked where it is below {REFERENCE}'s by more than"
+        f" {100 * MQ_MARGIN:.0f}%. {REFERENCE}'s own scaling is the VM's: near 1,"
+        " the two threads did not run at once, and no ratio here says anything of"
+        " what the instances share. Each child is its tx queue's own qdisc, so"
+        f" {', '.join(bypassed[:-1])} and {bypassed[-1]} take the bypass"
+        " here as with the queue empty (only their own queue's lock, one per"
+        " instance). A ratio is not a finding unless well beyond the rounds'"
+        " spread; no goal is judged met here."
+    )
+    out.append("")
+    rows = []
+    for n in flows:
+        ref = mq_scaling(meds, n, REFERENCE)
+        for q in qdiscs:
+            one, more = meds.get((n, q.name, 1)), meds.get((n, q.name, MQ_THREADS))
+            sc = mq_scaling(meds, n, q.name)
+            rel = sc / ref if sc is not None and ref else None
+            if rel is None:
+                against = "" if sc is None else f"no {REFERENCE} scaling"
+            elif rel < 1 - MQ_MARGIN:
+                against = f"{rel:.2f} (below {REFERENCE}'s by more than {100 * MQ_MARGIN:.0f}%)"
+            else:
+                against = f"{rel:.2f}"
+            rows.append(
+                [
+                    fmt_flows(n),
+                    q.title,
+                    "" if one is None else f"{one:.3f}",
+                    "" if more is None else f"{more:.3f}",
+                    "" if sc is None else f"{sc:.2f}",
+                    against,
+                ]
+            )
+    out += table(
+        [
+            "flows per thread",
+            "qdisc",
+            "Mpps, 1 thread",
+            f"Mpps, {MQ_THREADS} threads",
+            "scaling",
+            f"over {REFERENCE}'s",
+        ],
+        rows,
+        left=2,
+    )
+    out.append("")
+    warnings = mq_checks(ms)
+    if warnings:
+        out += ["**Check these cells:**", ""]
+        out += [f"- {w}" for w in warnings]
+        out.append("")
+    out.append(
+        "Each thread's flows: A addresses x P ports, as in the other states;"
+        " thread 1 has as many addresses, the next ones:"
+    )
+    out.append("")
+    rows = []
+    for n in flows:
+        split = split_flows_mq(n)
+        t0, t1 = split.pktgen(), split.pktgen(1)
+        rows.append(
+            [
+                fmt_flows(n),
+                f"{split.addrs:,} x {split.ports:,}",
+                f"{t0['src_min']}-{t0['src_max']}",
+                f"{t1['src_min']}-{t1['src_max']}",
+            ]
+        )
+    out += table(["flows per thread", "addresses x ports", "thread 0", "thread 1"], rows)
+    out.append("")
+    return out
+
+
 def split_table(flows: Sequence[int]) -> list[str]:
     """How each number of flows is made (for the docs and the summary)."""
     rows = []
@@ -951,7 +1230,9 @@ def main(argv: list[str]) -> int:
     p.add_argument("--rounds", type=int, default=ROUNDS)
     p.add_argument("--flows", type=parse_flows, default=list(FLOWS))
     p.add_argument("--only", action="append", default=[], help="only these qdiscs (names)")
-    p.add_argument("--states", type=parse_states, default=list(STATES), help="empty,leaf,standing")
+    p.add_argument(
+        "--states", type=parse_states, default=list(STATES), help="empty,leaf,standing,mq"
+    )
     p.add_argument("--seed", type=int, default=SEED)
     p.add_argument("--count", action="store_true", help="print the number of measurements only")
     r = sub.add_parser("report", help="summary.md from raw.jsonl")
@@ -964,6 +1245,12 @@ def main(argv: list[str]) -> int:
             ap.error(f"unknown qdiscs {', '.join(unknown)} (known: {', '.join(BY_NAME)})")
         if a.rounds < 1:
             ap.error("--rounds must be at least 1")
+        if "mq" in a.states:
+            for n in a.flows:
+                try:
+                    split_flows_mq(n)
+                except ValueError as e:
+                    ap.error(f"--states mq: {e} (each of {MQ_THREADS} threads)")
         qdiscs = [q for q in QDISCS if not a.only or q.name in a.only]
         steps = plan(qdiscs, a.flows, a.rounds, a.seed, a.states)
         if a.count:
@@ -983,7 +1270,7 @@ def main(argv: list[str]) -> int:
         dest = Path(a.output) if a.output else folder / "summary.md"
         dest.write_text(text, encoding="utf-8")
         print(dest)
-    return 0 if raw.measurements else 1
+    return 0 if raw.measurements or raw.mq else 1
 
 
 if __name__ == "__main__":

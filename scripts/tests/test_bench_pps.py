@@ -314,25 +314,31 @@ def _measure_line(
     if memory is not None:
         leaf["memory"] = memory
     root = {"kind": "htb", "handle": "1:"}
-    return json.dumps(
-        {
-            "type": "measure",
-            "round": r,
-            "state": state,
-            "flows": flows,
-            "qdisc": q,
-            "kind": q,
-            "module": "-",
-            "spec": f"{q} limit 1000",
-            "src": ["198.18.0.1", "198.18.0.1"],
-            "sport": [1024, 1024],
-            "duration_s": 2,
-            "warmup_s": 0.5,
-            "kmem_kb": [100_000, 100_100],
-            "pktgen": text,
-            "tc": [root, leaf] if state == "standing" else [leaf],
-        }
-    )
+    rec = _measure_rec(r, state, flows, q, text, 1024)
+    rec["tc"] = [root, leaf] if state == "standing" else [leaf]
+    return json.dumps(rec)
+
+
+def _measure_rec(
+    r: int, state: str, flows: int, q: str, pktgen: object, sport_max: int
+) -> dict[str, object]:
+    """A measure record as pps-guest.sh writes it, without its tc dump."""
+    return {
+        "type": "measure",
+        "round": r,
+        "state": state,
+        "flows": flows,
+        "qdisc": q,
+        "kind": q,
+        "module": "-",
+        "spec": f"{q} limit 1000",
+        "src": ["198.18.0.1", "198.18.0.1"],
+        "sport": [1024, sport_max],
+        "duration_s": 2,
+        "warmup_s": 0.5,
+        "kmem_kb": [100_000, 100_100],
+        "pktgen": pktgen,
+    }
 
 
 def _raw_lines() -> list[str]:
@@ -727,24 +733,9 @@ Result: OK: {elapsed}(c{elapsed - idle}+d{idle}) usec, {sent} (60byte,-1frags)
 
 
 def _mq_line(r: int, q: str, texts: list[str], flows: int = 1000, **extra: object) -> str:
-    rec: dict[str, object] = {
-        "type": "measure",
-        "round": r,
-        "state": "mq",
-        "flows": flows,
-        "qdisc": q,
-        "kind": q,
-        "module": "-",
-        "spec": f"{q} limit 1000",
-        "src": ["198.18.0.1", "198.18.0.1"],
-        "sport": [1024, 2024],
-        "duration_s": 2,
-        "warmup_s": 0.5,
-        "kmem_kb": [100_000, 100_100],
-        "threads": len(texts),
-        "pktgen": texts,
-        "tc": [{"kind": "mq", "handle": "1:"}],
-    }
+    rec = _measure_rec(r, "mq", flows, q, texts, 2024)
+    rec["threads"] = len(texts)
+    rec["tc"] = [{"kind": "mq", "handle": "1:"}]
     if len(texts) > 1:
         rec["src1"] = ["198.18.0.2", "198.18.0.2"]
     rec.update(extra)

@@ -8,16 +8,20 @@ published part by part commits each seed's data once: a later part leaves
 the earlier seeds' archives byte for byte as they were). For every run
 its run.json, the tc statistics before and after, the webgen logs
 (every exchange, with the columns the report reads), the iperf3 results
-(their "end" sections; a TCP flow stopped without one keeps its whole
-output, an empty one stays empty), flent's summaries and the downstream aqmstat
-trace thinned to one record per 100 ms for the runs of the first seed
-(the report plots their queues over time) and one per second for the
-others, keeping the records that bound the measured window, so that the
-report computed from the archive is the report of the full data; the
-upstream trace (requests and ACKs) is left out. Archives of before the
-per-seed split hold everything in raw.tar.xz; they still read. A run
-unpacked from an archive carries a file ARCHIVED and is packed again as
-it is, not thinned twice: a folder unpacked from a published experiment,
+(their "end" sections, and of a TCP flow what its goodput over the
+measured window is computed from, see tcp_slim; a TCP flow stopped
+without an end keeps its whole output, an empty one stays empty;
+archives of before the intervals were kept give the TCP flows' goodputs
+over their whole tests, and the report says so), flent's summaries and
+the downstream aqmstat trace thinned to one record per 100 ms for the
+runs of the first seed (the report plots their queues over time) and one
+per second for the others, keeping the records that bound the measured
+window, so that the report computed from the archive is the report of the
+full data; the upstream trace (requests and ACKs) is left out. Archives
+of before the per-seed split hold everything in raw.tar.xz; they still
+read. A run unpacked from an archive carries a file ARCHIVED and is
+packed again as it is (its trace not thinned twice, its iperf3 results
+not slimmed again): a folder unpacked from a published experiment,
 with runs added or some measured again, packs to the same archives for
 the seeds it did not touch, byte for byte.
 
@@ -46,7 +50,7 @@ from pathlib import Path
 from typing import Any
 
 from aqmtools.bench import report
-from aqmtools.bench.stats import iperf_goodputs, iperf_unconnected
+from aqmtools.bench.stats import FlowGoodput, iperf_goodputs, iperf_unconnected, run_goodputs
 
 # aqmstat samples every 10 ms; the archive keeps one record in THIN of
 # the first seed's runs, one in THIN_LATER of the others'
@@ -108,9 +112,67 @@ def web_restore(text: str) -> str:
     return out.getvalue()
 
 
-def _tcp_read(text: str) -> tuple[list[float | None], int]:
-    """What stats reads of a TCP flow's iperf3 output."""
-    return iperf_goodputs([text]), iperf_unconnected([text])
+# what tcp_slim keeps of an interval's receiving stream
+INTERVAL_KEYS = ("start", "end", "bytes")
+
+
+def tcp_slim(j: dict[str, Any]) -> dict[str, Any]:
+    """What the report reads of a TCP flow's iperf3 output J: its "end";
+    of a flow that never connected, that it did not; of one that connected
+    and has a timestamp, what places its goodput in the measured window
+    (stats.iperf_window_goodputs): the second it connected
+    (start.timestamp.timesecs), a socket for each stream connected, the
+    test's planned duration (start.test_start.duration), the start, end
+    and bytes of each interval's receiving streams, and its error (which,
+    with the duration, says whether the run stopped it). Without a
+    timestamp only the end, as archives of before the intervals were
+    kept: stats reads such a flow over its whole test either way."""
+    out: dict[str, Any] = {"end": j.get("end", {})}
+    start = j.get("start")
+    if not isinstance(start, dict):
+        return out
+    connected = start.get("connected")
+    if not connected:
+        out["start"] = {"connected": []}
+        return out
+    stamp = start.get("timestamp")
+    if not isinstance(stamp, dict) or "timesecs" not in stamp:
+        return out
+    sockets = [{"socket": c.get("socket")} if isinstance(c, dict) else {} for c in connected]
+    out["start"] = {"connected": sockets, "timestamp": {"timesecs": stamp["timesecs"]}}
+    test = start.get("test_start")
+    if isinstance(test, dict) and "duration" in test:
+        out["start"]["test_start"] = {"duration": test["duration"]}
+    out["intervals"] = [
+        {
+            "streams": [
+                {k: st[k] for k in INTERVAL_KEYS if k in st}
+                for st in (iv.get("streams") or [] if isinstance(iv, dict) else [])
+                if isinstance(st, dict) and not st.get("sender")
+            ]
+        }
+        for iv in j.get("intervals") or []
+    ]
+    if "error" in j:
+        out["error"] = j["error"]
+    return out
+
+
+def _tcp_read(text: str, meta: dict[str, Any]) -> tuple[list[float | None], int, list[FlowGoodput]]:
+    """What stats reads of a TCP flow's iperf3 output, of the run of
+    run.json META: its goodputs over the whole test and over the run's
+    measured window, and whether it never connected."""
+    return iperf_goodputs([text]), iperf_unconnected([text]), run_goodputs(meta, [text])
+
+
+def _reads_the_same(slim: str, text: str, meta: dict[str, Any]) -> bool:
+    """Whether stats reads the slim form SLIM of a TCP flow's iperf3
+    output as it reads the whole output TEXT (a slim form it cannot read
+    does not)."""
+    try:
+        return _tcp_read(slim, meta) == _tcp_read(text, meta)
+    except ValueError:
+        return False
 
 
 def _run_files(rundir: Path, every: int = THIN) -> dict[str, bytes]:
@@ -125,23 +187,31 @@ def _run_files(rundir: Path, every: int = THIN) -> dict[str, bytes]:
     for p in sorted(rundir.glob("flent-*.txt")):
         files[p.name] = p.read_bytes()
     for p in sorted(rundir.glob("iperf-*.json")):
+        if (rundir / ARCHIVED).exists():
+            # slimmed when first packed, by the rules of then, which read
+            # as the whole output did: kept as they are
+            files[p.name] = p.read_bytes()
+            continue
         text = p.read_text()
         if not text.strip():
             # killed before it wrote anything: stats knows it by that
             files[p.name] = b""
             continue
         j = json.loads(text)
+        if p.name.startswith("iperf-tcp"):
+            slim = json.dumps(tcp_slim(j)) + "\n"
+            # a TCP flow stopped without an end result is read from its
+            # intervals' seconds and its "start": kept whole
+            if not _reads_the_same(slim, text, meta):
+                slim = text
+            files[p.name] = slim.encode()
+            continue
         ipf: dict[str, Any] = {"end": j.get("end", {})}
         # a UDP flow whose handshake was lost: stats.udp_goodputs knows it
         # by its empty "connected" (the started ones' bytes stay as before)
         if "start" in j and not j["start"].get("connected"):
             ipf["start"] = {"connected": []}
-        slim = json.dumps(ipf) + "\n"
-        # a TCP flow stopped without an end result is read from its
-        # intervals and its "start": kept whole
-        if p.name.startswith("iperf-tcp") and _tcp_read(slim) != _tcp_read(text):
-            slim = text
-        files[p.name] = slim.encode()
+        files[p.name] = (json.dumps(ipf) + "\n").encode()
     trace = rundir / "aqmstat-down.jsonl"
     if trace.exists():
         recs = [json.loads(x) for x in trace.read_text().splitlines() if x.strip()]

@@ -449,14 +449,34 @@ def rtt_table(cells: list[list[Run]]) -> list[str]:
     return [*lines, ""]
 
 
+def goodputs_said(runs: list[Run]) -> str:
+    """What the TCP and UDP flows' goodputs of RUNS are over, as a table's
+    caption says it: the TCP flows' over the measured window, but those of
+    files that do not place their intervals in time (Run.tcp_whole_test),
+    counted, over their whole test."""
+    whole = sum(r.tcp_whole_test for r in runs)
+    note = ""
+    if whole:
+        flows = sum(len(r.goodputs) for r in runs)
+        note = (
+            f" ({whole} of the {flows} flows, archived without their intervals: over "
+            "their whole test)"
+        )
+    return (
+        "a TCP flow's goodput is the bytes it received in the measured window over the "
+        f"window's length{note}, a UDP flow's is over its whole test (warm-up included)"
+    )
+
+
 def long_flows_table(cells: list[list[Run]]) -> list[str]:
     """The goodput (Mbit/s) of the long TCP flows and the UDP flows."""
     if not any(r.goodputs or r.udp or r.udp_missing for runs in cells for r in runs):
         return []
+    said = goodputs_said([r for runs in cells for r in runs])
     lines = [
         "Long flows, goodput (Mbit/s, mean ± 95% interval over the seeds): TCP in all, "
         "the TCP flow that got least, UDP in all (over the runs whose UDP flow started; "
-        "the runs whose flow never did are counted apart):",
+        f"the runs whose flow never did are counted apart); {said}:",
         "",
         "| qdisc | TCP total | TCP lowest | UDP | UDP never started |",
         "|---|---:|---:|---:|---:|",
@@ -480,12 +500,12 @@ def unresponsive_table(cells: list[list[Run]]) -> list[str]:
     figs = [[f for r in runs if (f := unresponsive(r)) is not None] for runs in cells]
     if not any(figs):
         return []
+    said = goodputs_said([r for runs in cells for r in runs if unresponsive(r) is not None])
     lines = [
         "Unresponsive flows (mean ± 95% interval over the seeds). A flow's fair share is "
         "the downstream bottleneck's measured throughput (bytes its qdisc sent over the "
         "measured window, headers included: a flow's payload at exactly its share reads "
-        "about 0.96) over the TCP and UDP flows; goodputs are iperf3's over each flow's "
-        "whole test. UDP: the UDP flows' goodput in all over "
+        f"about 0.96) over the TCP and UDP flows; {said}. UDP: the UDP flows' goodput in all over "
         "their fair shares (a flow that never started counts 0); TCP lowest: the TCP flow "
         "that got least, over its fair share; Jain: over the TCP flows' goodputs (a TCP "
         "flow without a result, killed before it wrote one, counts among the flows but is "

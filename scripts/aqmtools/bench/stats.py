@@ -275,8 +275,131 @@ def iperf_goodputs(texts: list[str]) -> list[float | None]:
     - connected, without an end: its rate over the intervals it wrote
       (the client's, which receives with -R: bytes over seconds), one
       a stream of several; None when it wrote none.
-    Any other output raises ValueError."""
+    Any other output raises ValueError. The report reads the goodputs over
+    the measured window instead (iperf_window_goodputs), these only where
+    a file does not place its intervals in time."""
     return [rate for text in texts for rate in _iperf_flows(text)[0]]
+
+
+# iperf3's error when the run stopped a flow (run.Bench.wait_all's SIGTERM
+# to the client or to its server): its last interval ended then
+STOPPED_ERRORS = ("the client has terminated", "the server has terminated")
+
+
+@dataclass(frozen=True)
+class FlowGoodput:
+    """The goodput of one long TCP flow (iperf_window_goodputs): bit/s,
+    None when unknown; whole_test when it is iperf3's over the flow's
+    whole test (iperf_goodputs), its file not placing its intervals in
+    time."""
+
+    bps: float | None
+    whole_test: bool = False
+
+
+def _received(iv: Any) -> list[dict[str, Any]]:
+    """The receiving side's streams of an iperf3 interval: "sender" false
+    (the client's, which receives with -R), or absent (the archive's
+    compact form keeps no others)."""
+    streams = iv.get("streams") if isinstance(iv, dict) else None
+    if not isinstance(streams, list):
+        raise ValueError("iperf3 interval without streams")
+    return [st for st in streams if isinstance(st, dict) and not st.get("sender")]
+
+
+def _window_flows(
+    text: str, start_wall: float | None, t0: float, t1: float, end_wall: float | None
+) -> list[FlowGoodput]:
+    """The goodputs of one iperf3 -J file over [T0, T1] seconds after
+    START_WALL (iperf_window_goodputs)."""
+    rates, never = _iperf_flows(text)
+    if never or all(r is None for r in rates):
+        return [FlowGoodput(r) for r in rates]
+    j = json.loads(text)
+    start = j.get("start") or {}
+    stamp = start.get("timestamp") if isinstance(start, dict) else None
+    secs = stamp.get("timesecs") if isinstance(stamp, dict) else None
+    intervals = j.get("intervals") or []
+    if start_wall is None or not isinstance(secs, int | float) or not intervals:
+        return [FlowGoodput(r, whole_test=r is not None) for r in rates]
+    try:
+        spans = [
+            [(float(st["start"]), float(st["end"]), float(st["bytes"])) for st in _received(iv)]
+            for iv in intervals
+        ]
+    except (KeyError, TypeError, ValueError) as e:
+        raise ValueError(f"iperf3 intervals without start, end and bytes: {e}") from e
+    n = len(rates)
+    if n > 1 and any(len(s) != n for s in spans):
+        raise ValueError(f"iperf3 intervals whose receiving streams are not its {n} flows")
+    offset = max(0.0, float(secs) - start_wall)
+    error = j.get("error")
+    test = start.get("test_start")
+    planned = test.get("duration") if isinstance(test, dict) else None
+    last = max((b for s in spans for _, b, _ in s), default=0.0)
+    stopped = isinstance(error, str) and any(x in error for x in STOPPED_ERRORS)
+    if end_wall is not None and stopped and isinstance(planned, int | float) and last < planned:
+        # stopped by the run before its time was up: its last interval
+        # ended then, just before end_wall, however late its data
+        # connection was set up
+        offset = max(offset, end_wall - start_wall - last)
+    got = [0.0] * n
+    for s in spans:
+        for i, (a, b, nbytes) in enumerate(s):
+            inside = min(offset + b, t1) - max(offset + a, t0)
+            if b > a and inside > 0:
+                got[0 if n == 1 else i] += nbytes * inside / (b - a)
+    return [
+        FlowGoodput(None if r is None else 8 * g / (t1 - t0))
+        for r, g in zip(rates, got, strict=True)
+    ]
+
+
+def iperf_window_goodputs(
+    texts: list[str], start_wall: float | None, t0: float, t1: float, end_wall: float | None = None
+) -> list[FlowGoodput]:
+    """Goodput in bit/s of each long TCP flow (iperf3 -J output, one flow
+    a file of one stream, one a stream of a file of several, as
+    iperf_goodputs) over the measured window [T0, T1] seconds after
+    START_WALL (run.json's start_wall, warmup_s and duration_s): the bytes
+    the receiving side (the client, -R) counted in its one-second
+    intervals, each interval's in proportion to its overlap with the
+    window, over the window's length. A flow that connected after the
+    window gets 0, one still running at its end only its bytes inside.
+
+    The intervals' times are of the flow's own test; they are placed at
+    max(0, start.timestamp.timesecs - START_WALL) seconds after the run's
+    start (a flow that started with the run at 0). That timestamp is whole
+    seconds (truncated), and iperf3 takes it when its control connection
+    has exchanged the test's parameters, before it connects the data
+    streams: a flow is placed up to a second early, and earlier still by
+    the time its data connections took to set up (seconds of SYN retries
+    under a flood). A flow the run stopped before its test's time was up
+    (STOPPED_ERRORS, its intervals ending before start.test_start.duration)
+    is placed by its end instead, when END_WALL (run.json's, taken when
+    every process of the run had ended) is given: its last interval ended
+    when it was stopped, a few seconds at most before END_WALL
+    (run.Bench.wait_all's grace). In sfred-10mbit (droptail, seed 103) a
+    flow stamped 5 s after the run's start wrote 35 s of intervals up to
+    the stop at about 100 s: its data flowed only from about 65 s, once
+    the UDP flood had ended.
+
+    As iperf_goodputs: an empty file gives None (unknown), a flow that
+    never connected 0.0. A file without intervals or a timestamp (archives
+    of before they were kept), or a run without START_WALL, gives
+    iperf_goodputs' figure over the flow's whole test, said by
+    whole_test. Any other output raises ValueError."""
+    if t1 <= t0:
+        raise ValueError(f"a measured window of no time: [{t0}, {t1}]")
+    return [f for text in texts for f in _window_flows(text, start_wall, t0, t1, end_wall)]
+
+
+def run_goodputs(meta: dict[str, Any], texts: list[str]) -> list[FlowGoodput]:
+    """iperf_window_goodputs of the TCP iperf3 files TEXTS of the run of
+    run.json META, over its measured window."""
+    return iperf_window_goodputs(
+        texts, meta.get("start_wall"), meta["warmup_s"], meta["duration_s"], meta.get("end_wall")
+    )
 
 
 def iperf_unconnected(texts: list[str]) -> int:
@@ -337,8 +460,8 @@ class Run:
     meta: dict[str, Any]
     web: WebLog
     link: LinkFigures
-    # goodput of the long TCP flows with a result, bit/s (0.0 of a flow
-    # that never connected)
+    # goodput of the long TCP flows with a result over the measured window,
+    # bit/s (0.0 of a flow that never connected; see tcp_whole_test)
     goodputs: list[float]
     flent: dict[str, str]
     # the measured exchanges of each client host (1-based, as web-cN.csv),
@@ -358,6 +481,9 @@ class Run:
     tcp_missing: int = 0
     # long TCP flows that never connected (in goodputs, as 0.0)
     tcp_unconnected: int = 0
+    # long TCP flows whose goodput is over their whole test, not the
+    # measured window (their files do not place their intervals in time)
+    tcp_whole_test: int = 0
 
     @property
     def problems(self) -> list[str]:
@@ -438,8 +564,9 @@ def read_run(rundir: Path) -> Run:
     if link is None:
         link = link_figures(before, after, meta["rate_bps"], meta["duration_s"])
     tcp_texts = [p.read_text() for p in sorted(rundir.glob("iperf-tcp*.json"))]
-    tcps = iperf_goodputs(tcp_texts)
-    goodputs = [g for g in tcps if g is not None]
+    # over the measured window, as every other figure
+    tcps = run_goodputs(meta, tcp_texts)
+    goodputs = [g.bps for g in tcps if g.bps is not None]
     flent = {p.stem[len("flent-") :]: p.read_text() for p in sorted(rundir.glob("flent-*.txt"))}
     udp_texts = [p.read_text() for p in sorted(rundir.glob("iperf-udp*.json"))]
     udps = udp_goodputs(udp_texts)
@@ -458,4 +585,5 @@ def read_run(rundir: Path) -> Run:
         udp_window=window,
         tcp_missing=len(tcps) - len(goodputs),
         tcp_unconnected=iperf_unconnected(tcp_texts),
+        tcp_whole_test=sum(g.whole_test for g in tcps),
     )

@@ -50,7 +50,13 @@ from pathlib import Path
 from typing import Any
 
 from aqmtools.bench import report
-from aqmtools.bench.stats import FlowGoodput, iperf_goodputs, iperf_unconnected, run_goodputs
+from aqmtools.bench.stats import (
+    FlowGoodput,
+    iperf_goodputs,
+    iperf_unconnected,
+    receiving,
+    run_goodputs,
+)
 
 # aqmstat samples every 10 ms; the archive keeps one record in THIN of
 # the first seed's runs, one in THIN_LATER of the others'
@@ -148,7 +154,7 @@ def tcp_slim(j: dict[str, Any]) -> dict[str, Any]:
             "streams": [
                 {k: st[k] for k in INTERVAL_KEYS if k in st}
                 for st in (iv.get("streams") or [] if isinstance(iv, dict) else [])
-                if isinstance(st, dict) and not st.get("sender")
+                if receiving(st)
             ]
         }
         for iv in j.get("intervals") or []

@@ -297,14 +297,19 @@ class FlowGoodput:
     whole_test: bool = False
 
 
+def receiving(st: Any) -> bool:
+    """Whether ST, a stream of an iperf3 interval, is the receiving side's:
+    "sender" false (the client's, which receives with -R), or absent (the
+    archive's compact form keeps no others)."""
+    return isinstance(st, dict) and not st.get("sender")
+
+
 def _received(iv: Any) -> list[dict[str, Any]]:
-    """The receiving side's streams of an iperf3 interval: "sender" false
-    (the client's, which receives with -R), or absent (the archive's
-    compact form keeps no others)."""
+    """The receiving side's streams of an iperf3 interval (see receiving)."""
     streams = iv.get("streams") if isinstance(iv, dict) else None
     if not isinstance(streams, list):
         raise ValueError("iperf3 interval without streams")
-    return [st for st in streams if isinstance(st, dict) and not st.get("sender")]
+    return [st for st in streams if receiving(st)]
 
 
 def _window_flows(
@@ -444,7 +449,7 @@ def udp_window_counts(texts: list[str], t0: float, t1: float) -> list[tuple[int,
         for iv in j.get("intervals", []):
             for st in iv.get("streams", []):
                 start, end = float(st.get("start", -1.0)), float(st.get("end", 0.0))
-                if st.get("sender") or not t0 <= start < end <= t1:
+                if not receiving(st) or not t0 <= start < end <= t1:
                     continue
                 sent += int(st.get("packets", 0))
                 lost += int(st.get("lost_packets", 0))

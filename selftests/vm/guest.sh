@@ -296,11 +296,17 @@ run_tdc() {
 	# in a mount namespace of its own, with its own /run/netns: tdc ends
 	# with "ip -a netns del", which would delete the namespaces of the
 	# selftests running beside it
-	(cd "$work" && unshare -m --propagation private sh -c \
+	rm -f "$out/tdc-times.txt"
+	(cd "$work" && AQM_TDC_TIMES="$out/tdc-times.txt" unshare -m --propagation private sh -c \
 		'mkdir -p /run/netns && mount -t tmpfs tdc-netns /run/netns && exec "$@"' sh \
 		"$AQM_CACHE/venv/bin/python3" ./tdc.py -J "${AQM_TDC_JOBS:-$((2 * $(nproc)))}" -f "$@") \
 		>"$out/tdc.tap" 2>"$out/tdc.err" || rc=$?
 	echo "tdc: $(grep -c '^ok' "$out/tdc.tap" || true) ok, $(grep -c '^not ok' "$out/tdc.tap" || true) not ok ($(since "$t0"), CPUs $(cpu_busy "$c0") busy)"
+	# where the time went (nsPlugin's lines: id, namespace made, the
+	# case's own stages, namespace deleted; seconds, summed over workers)
+	[ ! -s "$out/tdc-times.txt" ] || awk '{ n++; a += $2; b += $3; c += $4 }
+		END { printf "tdc: %d cases, per case %.3f s namespace, %.3f s the case, %.3f s deletion (sums %.0f / %.0f / %.0f s)\n",
+			n, a / n, b / n, c / n, a, b, c }' "$out/tdc-times.txt"
 	if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$out/tdc.tap"; then
 		echo "not ok 999 tdc.py exited with status $rc" >>"$out/tdc.tap"
 	fi

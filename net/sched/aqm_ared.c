@@ -86,6 +86,11 @@ void aqm_ared_idle_end(const struct aqm_ared_params *p,
 	u64 k, decay;
 
 	v->idle_since = 0;
+	/* an uncongested queue idles between most arrivals with nothing to
+	 * decay: skip the division
+	 */
+	if (!v->avg)
+		return;
 	/* more than 32 s: exp(-t) < 2^-46, nothing is left */
 	if (t >= 32ULL * NSEC_PER_SEC) {
 		v->avg = 0;

@@ -18,6 +18,9 @@
 #              words of a panic, which no file in the guest would keep)
 # Environment: AQM_VM_ACCEL=kvm|tcg forces the accelerator; by default KVM
 # is used when a probe boot with it works, else TCG (software emulation).
+# AQM_VM_ROOT_CACHE=MODE mounts the root as 9p with that cache mode (none,
+# loose, ...); empty leaves the root to virtme-ng. AQM_VM_APPEND adds words
+# to the guest kernel's command line.
 set -euo pipefail
 # shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
@@ -64,6 +67,16 @@ vm_exec() {
 	local args=(--run "$bzimage" --memory "$memory" --cpus 2 "${shares[@]}")
 	[ "$accel" = tcg ] && args+=(--disable-kvm)
 	[ "$console" = 1 ] && args+=(--verbose)
+	if [ -n "${AQM_VM_ROOT_CACHE:-}" ]; then
+		# the last rootflags= on the command line is the one the kernel
+		# mounts with: virtme-ng's own, with the cache mode added
+		args+=(--force-9p --append
+			"rootflags=version=9p2000.L,trans=virtio,access=any,msize=524288,cache=$AQM_VM_ROOT_CACHE")
+	fi
+	local word
+	for word in ${AQM_VM_APPEND:-}; do
+		args+=(--append "$word")
+	done
 	# not --foreground: then timeout leads a process group of its own and
 	# signals all of it, so qemu (started by vng through sh and virtme-run)
 	# ends with vng. With --foreground only vng was signalled: on a host

@@ -93,6 +93,26 @@ def test_refusal_with_the_expected_message_passes() -> None:
 
     assert run_case(_case(), "dummy1", sender, tc) == []
     assert sent == [("dummy1", 0x10000, "blue", False)]
+    # the device shows its own noqueue root: nothing to delete
+    assert tc.calls == [["qdisc", "show", "dev", "dummy1"]]
+
+
+def test_a_qdisc_left_by_the_case_is_deleted() -> None:
+    tc = FakeTc(show="qdisc blue 1: root refcnt 2 limit 300p \n")
+    case = _case(error=None, show="qdisc blue 1: root")
+    assert run_case(case, "dummy1", lambda *_: (0, ""), tc) == []
+    assert tc.calls[-1] == ["qdisc", "del", "dev", "dummy1", "root"]
+
+
+def test_a_failed_show_still_deletes() -> None:
+    class FailingShow(FakeTc):
+        def __call__(self, args: list[str]) -> tuple[int, str]:
+            self.calls.append(args)
+            return (1, "Error: busy\n") if args[:2] == ["qdisc", "show"] else (0, "")
+
+    tc = FailingShow()
+    why = run_case(_case(), "dummy1", lambda *_: (34, "integer out of range"), tc)
+    assert len(why) == 1 and why[0].startswith("tc qdisc show")
     assert tc.calls[-1] == ["qdisc", "del", "dev", "dummy1", "root"]
 
 

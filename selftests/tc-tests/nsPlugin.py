@@ -11,6 +11,14 @@ place of its plugin-lib/nsPlugin.py. tdc then gives each case that requires
   netns exec NS tc ...": one exec fewer per command; others (ip, sh) keep
   the "ip netns exec" prefix.
 
+- the namespace and its dummy are made and deleted in tdc's own process
+  (a fork that unshares its network namespace, binds it to
+  /run/netns/NS as "ip netns add" does, and asks for the dummy over
+  rtnetlink), not by two ip processes and a third to delete: measured in
+  the TCG VM at 0.41-0.46 s a case to make and 0.19-0.21 s to delete, a
+  third of tdc's time (make check of 2026-11-27: 302 and 138 of 1474 s
+  of the workers' time); on the host the fork takes 3 ms.
+
 The case files are unchanged: they run under the kernel's plugin too.
 tdc imports this as plugin-lib/nsPlugin and reads SubPlugin.
 
@@ -27,7 +35,11 @@ to make it and the same 80 s in all (1.60 s the case): not kept.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import os
+import socket
+import struct
 import subprocess
 import time
 from typing import Any
@@ -36,6 +48,88 @@ from tdc_config import ENVIR, NAMES  # type: ignore[import-not-found]
 from TdcPlugin import TdcPlugin  # type: ignore[import-not-found]
 
 STAGES = ("setup", "execute", "verify", "teardown")
+
+CLONE_NEWNET = 0x40000000
+MS_BIND = 0x1000
+MNT_DETACH = 2
+RTM_NEWLINK = 16
+NLMSG_ERROR = 2
+NLM_F_REQUEST, NLM_F_ACK, NLM_F_EXCL, NLM_F_CREATE = 0x1, 0x4, 0x200, 0x400
+IFF_UP = 0x1
+IFLA_IFNAME, IFLA_LINKINFO, IFLA_INFO_KIND = 3, 18, 1
+NLA_F_NESTED = 0x8000
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _nla(atype: int, payload: bytes) -> bytes:
+    """One netlink attribute, padded to 4 bytes."""
+    n = 4 + len(payload)
+    return struct.pack("=HH", n, atype) + payload + b"\0" * (-n % 4)
+
+
+def newlink_dummy(name: str) -> bytes:
+    """The RTM_NEWLINK of "ip link add NAME up type dummy"."""
+    body = struct.pack("=BxHiII", socket.AF_UNSPEC, 0, 0, IFF_UP, IFF_UP)
+    body += _nla(IFLA_IFNAME, name.encode() + b"\0")
+    body += _nla(IFLA_LINKINFO | NLA_F_NESTED, _nla(IFLA_INFO_KIND, b"dummy\0"))
+    flags = NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL
+    return struct.pack("=IHHII", 16 + len(body), RTM_NEWLINK, flags, 1, 0) + body
+
+
+def ack_errno(ack: bytes) -> int:
+    """The errno of the kernel's acknowledgement (0: done)."""
+    mtype = struct.unpack_from("=IH", ack)[1]
+    if mtype != NLMSG_ERROR:
+        raise OSError(f"rtnetlink: message type {mtype} where an ack was due")
+    return -int(struct.unpack_from("=i", ack, 16)[0])
+
+
+def _add_dummy(name: str) -> None:
+    """What "ip link add NAME up type dummy" does, in the caller's namespace."""
+    with socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_ROUTE) as s:
+        s.send(newlink_dummy(name))
+        err = ack_errno(s.recv(65536))
+    if err:
+        raise OSError(err, f"dummy {name}: {os.strerror(err)}")
+
+
+def netns_add(ns: str, dummy: str) -> None:
+    """A namespace /run/netns/NS holding DUMMY, up, as two ip commands make.
+
+    A forked child unshares its network namespace, bind-mounts it on the
+    file (what keeps the namespace once the child exits, as for "ip netns
+    add") and creates the dummy in it.
+    """
+    path = f"/run/netns/{ns}"
+    os.makedirs("/run/netns", exist_ok=True)
+    os.close(os.open(path, os.O_RDONLY | os.O_CREAT | os.O_EXCL, 0))
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            if _libc.unshare(CLONE_NEWNET) != 0:
+                raise OSError(ctypes.get_errno(), "unshare")
+            if _libc.mount(b"/proc/self/ns/net", path.encode(), None, MS_BIND, None) != 0:
+                raise OSError(ctypes.get_errno(), "mount")
+            _add_dummy(dummy)
+            code = 0
+        except OSError as e:
+            os.write(2, f"nsPlugin: netns {ns}: {e}\n".encode())
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        netns_del(ns)
+        raise RuntimeError(f"netns {ns} could not be made")
+
+
+def netns_del(ns: str) -> None:
+    """What "ip netns del NS" does: detach the namespace's mount, remove the file."""
+    path = f"/run/netns/{ns}"
+    _libc.umount2(path.encode(), MNT_DETACH)
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)
 
 
 class SubPlugin(TdcPlugin):  # type: ignore[misc]
@@ -55,20 +149,8 @@ class SubPlugin(TdcPlugin):  # type: ignore[misc]
             return
         self.times = [time.monotonic()]
         n = self._names()
-        # two ip processes: the namespace, then its dummy device, up
-        # (a batch cannot switch namespaces between its lines)
-        subprocess.run([n["IP"], "netns", "add", n["NS"]], check=True, env=ENVIR)
-        subprocess.run(
-            [n["IP"], "-n", n["NS"], "link", "add", n["DUMMY"], "up", "type", "dummy"],
-            check=True,
-            env=ENVIR,
-        )
-        for _ in range(20):
-            if os.path.exists(f"/run/netns/{n['NS']}"):
-                self.times.append(time.monotonic())
-                return
-            time.sleep(0.1)
-        raise TimeoutError(f"netns {n['NS']} did not appear")
+        netns_add(n["NS"], n["DUMMY"])
+        self.times.append(time.monotonic())
 
     def post_case(self) -> None:
         super().post_case()
@@ -77,7 +159,7 @@ class SubPlugin(TdcPlugin):  # type: ignore[misc]
             return
         n = self._names()
         t2 = time.monotonic()
-        subprocess.run([n["IP"], "netns", "del", n["NS"]], check=False, env=ENVIR)
+        netns_del(n["NS"])
         self._log_times(caseinfo.get("id", "?"), t2, time.monotonic())
 
     def _log_times(self, case: str, t2: float, t3: float) -> None:

@@ -24,7 +24,7 @@ static void explain(void)
 		"SHARE 0 (no floor) or in [1/64, 1]. qref sets a target in packets\n"
 		"instead of the time target; qref_min is the least target in packets\n"
 		"that the time target converts to.\n"
-		"Defaults: limit 1000p target 10ms (qref 24p until the rate is known)\n"
+		"Defaults: limit 1000p target 29ms (qref 24p until the rate is known)\n"
 		"          qref_min 2p\n"
 		"          a 1/20 b 1/12 floor 1 holdoff 100ms (0: none)\n"
 		"          tupdate 10ms tdec 800ms clear 100ms\n"

@@ -280,7 +280,8 @@ static inline void aqm_dcn_notified(struct aqm_ftab_entry *e, u64 now)
  * Tdec 800 ms, against the default limit 1000). On a faster link limit is
  * below one flow's full rate (1.5% of it at 1 Gbit/s), and a lone flow
  * promoted to HB would be held to it until the controller raised pref,
- * which its relative law does slowly (computed: about 47 s at 1 Gbit/s).
+ * which its relative law does slowly (computed: about 47 s at 1 Gbit/s
+ * with a 10 ms target, 16 s with 29 ms).
  * So once the rate is measured pref becomes at least the link's packets
  * per Tdec, where that is more than @init: the start the paper's limit
  * was meant to give, scaled to the link; slower links are left as they

@@ -39,7 +39,7 @@ from typing import Any
 
 from aqmtools.bench.intervals import mean_ci, paired
 from aqmtools.bench.report import Results, seed_of
-from aqmtools.bench.stats import Exchange, Run, read_run
+from aqmtools.bench.stats import Exchange, Run, read_runs
 
 LARGE = 1_000_000
 SHORT_RTT_MS = 50.0
@@ -154,7 +154,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--tdec", type=float, default=0.8)
     ap.add_argument("--window", type=float, nargs=2, default=[15.0, 60.0])
     a = ap.parse_args(argv[1:])
-    runs = [read_run(p.parent) for p in sorted(a.results.glob("*/run.json"))]
+    runs = read_runs(a.results)
     if not runs:
         print(f"no runs in {a.results}", file=sys.stderr)
         return 2

@@ -33,7 +33,7 @@ from pathlib import Path
 from statistics import mean
 
 from aqmtools.bench.report import Results, class_log, seed_of
-from aqmtools.bench.stats import Run, read_run
+from aqmtools.bench.stats import Run, read_runs
 
 LARGE = 1_000_000
 
@@ -164,7 +164,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--loss-points", type=float, default=d.loss_points)
     ap.add_argument("--large-share", type=float, default=d.large_share)
     a = ap.parse_args(argv[1:])
-    runs = [read_run(p.parent) for p in sorted(a.results.glob("*/run.json"))]
+    runs = read_runs(a.results)
     if not runs:
         print(f"no runs in {a.results}", file=sys.stderr)
         return 2

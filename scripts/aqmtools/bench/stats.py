@@ -552,6 +552,11 @@ def unresponsive(r: Run) -> Unresponsive | None:
     )
 
 
+def read_runs(folder: Path) -> list[Run]:
+    """Every run of a results folder (a directory with a run.json each)."""
+    return [read_run(p.parent) for p in sorted(folder.glob("*/run.json"))]
+
+
 def read_run(rundir: Path) -> Run:
     meta = json.loads((rundir / "run.json").read_text())
     logs = {int(p.stem[len("web-c") :]): p.read_text() for p in rundir.glob("web-c*.csv")}

@@ -60,6 +60,17 @@ def log(msg: str) -> None:
     print(f"[bench] {msg}", file=sys.stderr, flush=True)
 
 
+def out_of_tree(kind: str, sys_module: Path = Path("/sys/module")) -> bool | None:
+    """Whether the loaded sch_KIND is an out-of-tree module (the project's:
+    the kernel taints itself "O" when it loads one), None when none is
+    loaded. Linux's own modules are in-tree."""
+    taint = sys_module / f"sch_{kind}" / "taint"
+    try:
+        return "O" in taint.read_text()
+    except FileNotFoundError:
+        return None
+
+
 def sh(cmd: Cmd, check: bool = True) -> str:
     p = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if check and p.returncode:
@@ -436,6 +447,13 @@ class Bench:
         if q.module == "linux":
             want = Path(os.environ["AQM_KDIR"]) / "net" / "sched" / f"sch_{q.kind}.ko"
         if self.loaded.get(q.kind) == want:
+            return
+        if out_of_tree(q.kind) == (q.module != "linux"):
+            # already loaded, of the wanted origin (the VM's guest loads the
+            # project's modules of this tree at boot). Not unloaded: another
+            # selftest beside this one may hold it (rmmod fails, and insmod
+            # then fails with "File exists").
+            self.loaded[q.kind] = want
             return
         # a pfifo leaf meanwhile: set_qdisc() deletes the leaf it replaces
         leaf = "parent 1:1 handle 10:"

@@ -55,6 +55,7 @@
 # and be dropped there. python3 takes 1.5 s to start in the TCG VM, so
 # snapshots are saved and read by one python3 at the end. About 2.5
 # minutes.
+# aqm-selftest: early
 set -euo pipefail
 # shellcheck source=selftests/net/lib.sh
 . "$(dirname "$0")/lib.sh"

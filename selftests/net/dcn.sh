@@ -18,6 +18,7 @@
 # The figures in the comments were measured in the TCG test VM; the bounds
 # leave a margin. python3 takes 1.5 s to start there, so snapshots are
 # saved and read by one python3 at the end.
+# aqm-selftest: early
 set -euo pipefail
 # shellcheck source=selftests/net/lib.sh
 . "$(dirname "$0")/lib.sh"

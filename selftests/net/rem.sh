@@ -34,10 +34,13 @@
 # 30), not yet measured in the TCG VM; the idle law is exact. python3
 # takes 1.5 s to start there, so snapshots are saved and read by one
 # python3 at the end. About 2 minutes.
-# Its qref 150 phase needs TCP to build a 150-packet queue in 14 s: with
-# another selftest in a second lane it reached a mean of 57 packets (make
-# check of 2026-11-26), so it runs alone (guest.sh).
-# aqm-selftest: alone
+# Its qref 150 phase needs TCP to climb to a 150-packet queue out of the
+# price its slow-start overshoot left: in 14 s it reached a mean of 57
+# packets with another selftest in a second lane (make check of
+# 2026-11-26), 67-68 alone, so it ran alone at the end (110 s at 15% of
+# the CPUs). The phase now lasts 24 s (SECS_HI), sampled over its second
+# half, and rem runs in a lane with the other measuring selftests.
+# aqm-selftest: early
 set -euo pipefail
 # shellcheck source=selftests/net/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -46,6 +49,7 @@ LIMIT=300
 QREF=30
 QREF_HI=150
 SECS=14
+SECS_HI=24
 # the wire size of a full-sized TCP segment: the rate form counts the
 # link's capacity in packets of avpkt bytes
 AVPKT=1514
@@ -146,11 +150,11 @@ echo "# t=${SECONDS}s queue form done" >&2
 
 # --- qref 150 in the same limit; then the limit lowered under load -------
 dumbbell_qdisc rem limit "$LIMIT" qref "$QREF_HI"
-iperf_run $((SECS + 3)) 4 >"$tmp/hi.iperf" &
+iperf_run $((SECS_HI + 3)) 4 >"$tmp/hi.iperf" &
 iperf=$!
-sleep $((SECS / 2))
+sleep $((SECS_HI / 2))
 snap hi-mid
-leaf_sampler $((SECS - SECS / 2 - 1)) >"$tmp/hi.jl"
+leaf_sampler $((SECS_HI - SECS_HI / 2 - 1)) >"$tmp/hi.jl"
 snap trim1
 ns_rtr tc qdisc change dev "$BOTTLENECK_DEV" parent 1:1 handle 10: rem limit 10 qref 5
 snap trim2

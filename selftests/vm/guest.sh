@@ -241,8 +241,11 @@ run_tests() {
 # "# aqm-selftest: alone", whose bounds need the whole VM: they run last,
 # one at a time. One marked "# aqm-selftest: long" runs
 # only when named (net:NAME), never in the whole net stage of make check.
+# Those marked "# aqm-selftest: early" (the longest, about 2 minutes) head
+# the measuring queue, so that no lane starts one of them last.
 beside=()
 measure=()
+early=()
 alone=()
 for t in "$top"/selftests/net/*.sh; do
 	name=$(basename "$t" .sh)
@@ -256,10 +259,13 @@ for t in "$top"/selftests/net/*.sh; do
 		beside+=("$name")
 	elif marked "$name" alone; then
 		alone+=("$name")
+	elif marked "$name" early; then
+		early+=("$name")
 	else
 		measure+=("$name")
 	fi
 done
+measure=("${early[@]}" "${measure[@]}")
 rel=()
 for t in "$top"/selftests/reliability/*.sh; do
 	[ -f "$t" ] || continue

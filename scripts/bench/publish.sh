@@ -49,6 +49,11 @@ PY
 if [ -n "$tuned" ] && [ "$tuning" -eq 0 ]; then
 	aqm_die "$src holds runs on seeds that are not reporting seeds ($tuned): publish --tuning, or only reporting runs"
 fi
+# the page is the summary the runner wrote, the archive every run in the
+# folder: a run newer than the summary (the next seed of a --keep run,
+# still going) would be in the archive and not on the page
+newer=$(find "$src" -mindepth 2 -maxdepth 2 -name run.json -newer "$src/summary.md" | head -n 3)
+[ -z "$newer" ] || aqm_die "$src has runs newer than its summary.md (a run still going?): $(echo "$newer" | xargs -n1 dirname | xargs -n1 basename | paste -sd' ' -); publish a copy of the folder without them"
 dst="$AQM_TOP/docs/results/$name"
 rm -rf "$dst"
 mkdir -p "$dst"

@@ -34,16 +34,9 @@
 # 30), not yet measured in the TCG VM; the idle law is exact. python3
 # takes 1.5 s to start there, so snapshots are saved and read by one
 # python3 at the end. About 2 minutes.
-# Its qref 150 phase needs TCP to climb to a 150-packet queue out of the
-# price its slow-start overshoot left: in 14 s it reached a mean of 57
-# packets with another selftest in a second lane (make check of
-# 2026-11-26), 67-68 alone; the phase now lasts 24 s (SECS_HI), sampled
-# over its second half (135.8 in a lane). rem still runs alone, at the
-# end: in a lane (make check of 2026-11-28) its rate form held a mean
-# queue of 1.6 packets (bound qref/6 = 5) with the price at 14.7 against
-# the queue form's 10.5: with the VM's CPUs shared, arrivals come in
-# bursts, and the rate mismatch, counted per 2-ms update, reads them as
-# an excess over the link's rate.
+# Its qref 150 phase needs TCP to build a 150-packet queue in 14 s: with
+# another selftest in a second lane it reached a mean of 57 packets (make
+# check of 2026-11-26), so it runs alone (guest.sh).
 # aqm-selftest: alone
 set -euo pipefail
 # shellcheck source=selftests/net/lib.sh
@@ -53,7 +46,6 @@ LIMIT=300
 QREF=30
 QREF_HI=150
 SECS=14
-SECS_HI=24
 # the wire size of a full-sized TCP segment: the rate form counts the
 # link's capacity in packets of avpkt bytes
 AVPKT=1514
@@ -154,11 +146,11 @@ echo "# t=${SECONDS}s queue form done" >&2
 
 # --- qref 150 in the same limit; then the limit lowered under load -------
 dumbbell_qdisc rem limit "$LIMIT" qref "$QREF_HI"
-iperf_run $((SECS_HI + 3)) 4 >"$tmp/hi.iperf" &
+iperf_run $((SECS + 3)) 4 >"$tmp/hi.iperf" &
 iperf=$!
-sleep $((SECS_HI / 2))
+sleep $((SECS / 2))
 snap hi-mid
-leaf_sampler $((SECS_HI - SECS_HI / 2 - 1)) >"$tmp/hi.jl"
+leaf_sampler $((SECS - SECS / 2 - 1)) >"$tmp/hi.jl"
 snap trim1
 ns_rtr tc qdisc change dev "$BOTTLENECK_DEV" parent 1:1 handle 10: rem limit 10 qref 5
 snap trim2

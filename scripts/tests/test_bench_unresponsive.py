@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from aqmtools.bench import report, run
+from aqmtools.bench import pairs, report, run
 from aqmtools.bench.experiment import load
 from aqmtools.bench.run import IPERF_PORT, UDP_HANDSHAKE_S, iperf_flows
 from aqmtools.bench.stats import LinkFigures, Run, WebLog, unresponsive
@@ -260,6 +260,39 @@ def test_unresponsive_table_means_and_intervals() -> None:
     assert report.unresponsive_table([[_run("afd", 1, [], [2.5e6])]]) == []
 
 
+def test_paired_unresponsive_table_pairs_by_seed() -> None:
+    # fair share 2.5 Mbit/s (2 TCP + 2 UDP flows on 10 Mbit/s)
+    ref = [
+        _run("sfb-linux", 1, [2.5e6, 2.5e6], [3e6, 4.5e6]),  # UDP 1.5, lowest 1.0, Jain 1
+        _run("sfb-linux", 2, [1.25e6, 3.75e6], [4e6, 4.5e6]),  # 1.7, 0.5, 0.8
+        _run("sfb-linux", 3, [2.5e6, 2.5e6], [4e6, 4e6]),  # 1.6, 1.0, 1
+    ]
+    # each seed's UDP 0.25 Mbit/s lower (0.05 of the 2 shares); the lowest
+    # TCP flow and Jain as the reference's
+    ours = [
+        _run("sfb", 1, [2.5e6, 2.5e6], [2.75e6, 4.5e6]),
+        _run("sfb", 2, [1.25e6, 3.75e6], [3.75e6, 4.5e6]),
+        _run("sfb", 3, [2.5e6, 2.5e6], [3.75e6, 4e6]),
+    ]
+    lines = report.paired_unresponsive_table([ref, ours], "sfb-linux")
+    assert lines[0].startswith("Unresponsive flows paired by seed with sfb-linux")
+    # a constant difference has no spread: an interval of 0 excludes 0
+    assert (
+        "| sfb | 3 | -0.05 ± 0.00, lower | +0.00 ± 0.00, within noise "
+        "| +0.000 ± 0.000, within noise |"
+    ) in lines
+    # unpaired, the seeds differ more than the qdiscs: 1.60 ± 0.25 (s = 0.1,
+    # t(0.975, 2) = 4.303 over sqrt(3)) against 1.55 ± 0.25
+    unpaired = report.unresponsive_table([ref, ours])
+    assert unpaired[-3].startswith("| sfb-linux | 3 | 2 + 2 | 1.60 ± 0.25 |")
+    assert unpaired[-2].startswith("| sfb | 3 | 2 + 2 | 1.55 ± 0.25 |")
+    # the other way round; a reference of one seed, or none, gives no table
+    other = report.paired_unresponsive_table([ref, ours], "sfb")
+    assert any(line.startswith("| sfb-linux | 3 | +0.05 ± 0.00, higher |") for line in other)
+    assert report.paired_unresponsive_table([ref[:1], ours], "sfb-linux") == []
+    assert report.paired_unresponsive_table([ref, ours], "pie") == []
+
+
 def _write_run(d: Path, qdisc: str, order: int, tcp: list[float], udp: list[int]) -> None:
     """A run of the long workload: no web logs, TCP and UDP flows."""
     d.mkdir(parents=True)
@@ -356,3 +389,27 @@ def test_shipped_unresponsive_experiments() -> None:
             got = [rtts[f.client] for f in flows if f.proto == proto]
             assert all(got.count(c) == each for c in (10.0, 50.0, 100.0, 150.0))
     assert math.isclose(2 * 10e6 / 72, 277_777.78, rel_tol=1e-8)
+
+
+def test_pairs_against_any_qdisc(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # two qdiscs on seeds 101-102; fair share 2.5 Mbit/s; 2000 datagrams
+    # in 10 s are 0.896 of two shares, 1500 are 0.672
+    for seed, (a, b) in ((101, (2000, 1500)), (102, (2000, 1400))):
+        for order, (q, n) in enumerate((("sfb-linux", a), ("sfb", b))):
+            d = tmp_path / f"{q}-load100-ecn0-s{seed}"
+            _write_run(d, q, order, [1e6, 4e6], [n, n])
+            meta = json.loads((d / "run.json").read_text())
+            (d / "run.json").write_text(json.dumps({**meta, "seed": seed}))
+    assert pairs.main(["pairs", str(tmp_path), "sfb-linux"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("## 100% load, no ECN\n")
+    assert "Unresponsive flows paired by seed with sfb-linux" in out
+    # 1500 and 1400 against 2000: -0.224 and -0.269, mean -0.246
+    row = next(line for line in out.splitlines() if line.startswith("| sfb | 2 | -0.25 ± "))
+    assert row.endswith("| +0.00 ± 0.00, within noise | +0.000 ± 0.000, within noise |")
+    assert pairs.main(["pairs", str(tmp_path), "sfb"]) == 0
+    assert "| sfb-linux | 2 | +0.25 ± " in capsys.readouterr().out
+    # a qdisc the folder does not have, and an empty folder
+    assert pairs.main(["pairs", str(tmp_path), "pie"]) == 2
+    assert "no qdisc 'pie'" in capsys.readouterr().err
+    assert pairs.main(["pairs", str(tmp_path / "none"), "sfb"]) == 2

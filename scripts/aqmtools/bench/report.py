@@ -43,6 +43,7 @@ from aqmtools.bench.intervals import Interval, mean_ci, paired
 from aqmtools.bench.stats import (
     Exchange,
     Run,
+    Unresponsive,
     WebLog,
     bytes_by_size,
     cdf,
@@ -75,7 +76,7 @@ def _tag(load: float, ecn: bool) -> str:
     return f"load{round(load * 100)}-ecn{int(ecn)}"
 
 
-def _title(load: float, ecn: bool) -> str:
+def cell_title(load: float, ecn: bool) -> str:
     return f"{load:.0%} load, {'ECN' if ecn else 'no ECN'}"
 
 
@@ -202,7 +203,7 @@ def cell_text(runs: list[Run], metric: str) -> str:
 def plot_group(out: Path, load: float, ecn: bool, cells: list[list[Run]]) -> list[str]:
     """The three comparison plots of one (load, ecn), pooled over the
     seeds (cut-off exchanges at their elapsed time); their file names."""
-    tag, what = _tag(load, ecn), _title(load, ecn)
+    tag, what = _tag(load, ecn), cell_title(load, ecn)
     names = [f"rt-cdf-{tag}.png", f"rt-ccdf-{tag}.png", f"bytes-{tag}.png"]
     pooled = {
         label(runs[0].meta): [e for r in runs for e in r.web.done + r.web.cut] for runs in cells
@@ -288,7 +289,7 @@ def plot_state(out: Path, rundir: Path, run: Run) -> str | None:
         ax2 = ax.twinx()
         ax2.plot(t, [r.get(key[0], math.nan) for r in recs], lw=0.8, color="tab:red")
         ax2.set_ylabel(key[1], color="tab:red")
-    ax.set_title(f"{label(run.meta)}: {_title(run.meta['load'], run.meta['ecn'])}")
+    ax.set_title(f"{label(run.meta)}: {cell_title(run.meta['load'], run.meta['ecn'])}")
     fig.savefig(out / name, dpi=100, bbox_inches="tight")
     plt.close(fig)
     return name
@@ -532,6 +533,48 @@ def unresponsive_table(cells: list[list[Run]]) -> list[str]:
     return [*lines, ""]
 
 
+UNRESPONSIVE_PAIRED: tuple[tuple[str, str, Callable[[Unresponsive], float]], ...] = (
+    ("UDP / fair share", ".2f", lambda f: f.udp),
+    ("TCP lowest / fair share", ".2f", lambda f: f.tcp_lowest),
+    ("Jain (TCP)", ".3f", lambda f: f.jain),
+)
+
+
+def paired_unresponsive_table(cells: list[list[Run]], reference: str) -> list[str]:
+    """The figures of unresponsive_table, each qdisc minus the reference,
+    paired by seed (the same seed starts the same flows at the same times
+    under both)."""
+    ref = next((runs for runs in cells if runs[0].meta["qdisc"] == reference), None)
+    if ref is None or len(cells) < 2:
+        return []
+    ref_figs = {seed_of(r): f for r in ref if (f := unresponsive(r)) is not None}
+    if len(ref_figs) < 2:
+        return []
+    shown = label(ref[0].meta)
+    lines = [
+        f"Unresponsive flows paired by seed with {shown} (qdisc minus {shown}: mean "
+        "difference and its 95% interval over the common seeds; 'within noise' where "
+        "the interval contains 0):",
+        "",
+        "| qdisc | seeds | " + " | ".join(n for n, _, _ in UNRESPONSIVE_PAIRED) + " |",
+        "|---|---:|" + "---|" * len(UNRESPONSIVE_PAIRED),
+    ]
+    for runs in cells:
+        if runs is ref:
+            continue
+        figs = {seed_of(r): f for r in runs if (f := unresponsive(r)) is not None}
+        row = []
+        n = 0
+        for _, spec, get in UNRESPONSIVE_PAIRED:
+            p = paired(
+                {s: get(f) for s, f in ref_figs.items()}, {s: get(f) for s, f in figs.items()}
+            )
+            n = max(n, len(p.seeds))
+            row.append(p.verdict(spec))
+        lines.append(f"| {label(runs[0].meta)} | {n} | " + " | ".join(row) + " |")
+    return [*lines, ""]
+
+
 def table1(res: Results) -> list[str]:
     """The DCN paper's table 1: per qdisc and load, loss %, completed
     exchanges and Mbit/s without and with ECN side by side (means ± 95%
@@ -628,13 +671,14 @@ def summary(res: Results, plots: dict[tuple[float, bool], list[str]], extra: lis
             cells = res.group(ld, ecn)
             if not cells:
                 continue
-            lines += [f"## {_title(ld, ecn)}", ""]
+            lines += [f"## {cell_title(ld, ecn)}", ""]
             lines += main_table(cells)
             lines += paired_table(cells, reference)
             lines += rtt_table(cells)
             lines += size_table(cells)
             lines += long_flows_table(cells)
             lines += unresponsive_table(cells)
+            lines += paired_unresponsive_table(cells, reference)
             for runs in cells:
                 r = runs[0]
                 for name, text in sorted(r.flent.items()):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from aqmtools.bench import pairs, report, run
+from aqmtools.bench import pairs, report, rttshare, run
 from aqmtools.bench.experiment import load
 from aqmtools.bench.run import IPERF_PORT, UDP_HANDSHAKE_S, iperf_flows
 from aqmtools.bench.stats import LinkFigures, Run, WebLog, unresponsive
@@ -413,3 +413,31 @@ def test_pairs_against_any_qdisc(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert pairs.main(["pairs", str(tmp_path), "pie"]) == 2
     assert "no qdisc 'pie'" in capsys.readouterr().err
     assert pairs.main(["pairs", str(tmp_path / "none"), "sfb"]) == 2
+
+
+def test_rttshare_by_client_rtt(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # 8 TCP + 2 UDP flows on 10 Mbit/s: a fair share of 1 Mbit/s. Flow k
+    # runs from host k mod 2: RTT 10 ms for even k, 50 ms for odd k; the
+    # odd flows get half their share, flow 1 a tenth (starved: < 1/8)
+    tcp = [1e6 if k % 2 == 0 else 0.5e6 for k in range(8)]
+    tcp[1] = 0.1e6
+    for seed in (101, 102):
+        d = tmp_path / f"sfb-load100-ecn0-s{seed}"
+        _write_run(d, "sfb", 0, tcp, [2000, 2000])
+        meta = json.loads((d / "run.json").read_text())
+        (d / "run.json").write_text(json.dumps({**meta, "seed": seed}))
+    shares = rttshare.run_shares(tmp_path / "sfb-load100-ecn0-s101")
+    assert shares is not None
+    assert [(f.rtt_ms, f.flows, f.starved) for f in shares.by_rtt] == [(10.0, 4, 0), (50.0, 4, 1)]
+    assert shares.by_rtt[0].mean == pytest.approx(1.0)
+    assert shares.by_rtt[1].mean == pytest.approx(0.4) and shares.by_rtt[1].lowest == pytest.approx(
+        0.1
+    )
+    assert rttshare.main(["rttshare", str(tmp_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "| sfb | 2 | 10 | 4 | 1.00 ± 0.00 | 1.00 ± 0.00 | 0.0 ± 0.0 |" in out
+    assert "| sfb | 2 | 50 | 4 | 0.40 ± 0.00 | 0.10 ± 0.00 | 1.0 ± 0.0 |" in out
+    assert "| sfb | 2 | all | 8 | 0.70 ± 0.00 | 0.10 ± 0.00 | 1.0 ± 0.0 |" in out
+    # runs without UDP flows have nothing to say
+    _write_run(tmp_path / "x" / "afd-load100-ecn0-s101", "afd", 0, tcp, [])
+    assert rttshare.main(["rttshare", str(tmp_path / "x")]) == 2

@@ -327,28 +327,41 @@ PAIRED = ("loss %", "Mbit/s", "RT p50 ms", "RT p90 ms", "RT p99 ms", "unfinished
 
 def paired_table(cells: list[list[Run]], reference: str) -> list[str]:
     """Each qdisc minus the reference, paired by seed."""
+    columns = [(m, FORMATS.get(m, ".0f"), METRICS[m]) for m in PAIRED]
+    return _paired(cells, reference, "Paired by seed", columns)
+
+
+Column = tuple[str, str, Callable[[Run], float]]
+
+
+def _paired(cells: list[list[Run]], reference: str, what: str, columns: list[Column]) -> list[str]:
+    """A table of each qdisc minus the reference in every column (name,
+    format, the run's figure: nan where it has none), paired by seed;
+    none unless the reference has figures on two seeds or more."""
     ref = next((runs for runs in cells if runs[0].meta["qdisc"] == reference), None)
-    if ref is None or len(cells) < 2 or len({seed_of(r) for r in ref}) < 2:
+    if ref is None or len(cells) < 2:
+        return []
+    ref_seeds = {seed_of(r) for r in ref if any(not math.isnan(f(r)) for _, _, f in columns)}
+    if len(ref_seeds) < 2:
         return []
     shown = label(ref[0].meta)
     lines = [
-        f"Paired by seed with {shown} (qdisc minus {shown}: mean difference and "
+        f"{what} with {shown} (qdisc minus {shown}: mean difference and "
         "its 95% interval over the common seeds; 'within noise' where the interval "
         "contains 0):",
         "",
-        "| qdisc | seeds | " + " | ".join(PAIRED) + " |",
-        "|---|---:|" + "---|" * len(PAIRED),
+        "| qdisc | seeds | " + " | ".join(name for name, _, _ in columns) + " |",
+        "|---|---:|" + "---|" * len(columns),
     ]
     for runs in cells:
         if runs is ref:
             continue
         row = []
         n = 0
-        for metric in PAIRED:
-            f = METRICS[metric]
+        for _, spec, f in columns:
             p = paired({seed_of(r): f(r) for r in ref}, {seed_of(r): f(r) for r in runs})
             n = max(n, len(p.seeds))
-            row.append(p.verdict(FORMATS.get(metric, ".0f")))
+            row.append(p.verdict(spec))
         lines.append(f"| {label(runs[0].meta)} | {n} | " + " | ".join(row) + " |")
     return [*lines, ""]
 
@@ -533,46 +546,26 @@ def unresponsive_table(cells: list[list[Run]]) -> list[str]:
     return [*lines, ""]
 
 
-UNRESPONSIVE_PAIRED: tuple[tuple[str, str, Callable[[Unresponsive], float]], ...] = (
-    ("UDP / fair share", ".2f", lambda f: f.udp),
-    ("TCP lowest / fair share", ".2f", lambda f: f.tcp_lowest),
-    ("Jain (TCP)", ".3f", lambda f: f.jain),
-)
+def _unresponsive_figure(get: Callable[[Unresponsive], float]) -> Callable[[Run], float]:
+    def figure(r: Run) -> float:
+        f = unresponsive(r)
+        return math.nan if f is None else get(f)
+
+    return figure
+
+
+UNRESPONSIVE_PAIRED: list[Column] = [
+    ("UDP / fair share", ".2f", _unresponsive_figure(lambda f: f.udp)),
+    ("TCP lowest / fair share", ".2f", _unresponsive_figure(lambda f: f.tcp_lowest)),
+    ("Jain (TCP)", ".3f", _unresponsive_figure(lambda f: f.jain)),
+]
 
 
 def paired_unresponsive_table(cells: list[list[Run]], reference: str) -> list[str]:
     """The figures of unresponsive_table, each qdisc minus the reference,
     paired by seed (the same seed starts the same flows at the same times
     under both)."""
-    ref = next((runs for runs in cells if runs[0].meta["qdisc"] == reference), None)
-    if ref is None or len(cells) < 2:
-        return []
-    ref_figs = {seed_of(r): f for r in ref if (f := unresponsive(r)) is not None}
-    if len(ref_figs) < 2:
-        return []
-    shown = label(ref[0].meta)
-    lines = [
-        f"Unresponsive flows paired by seed with {shown} (qdisc minus {shown}: mean "
-        "difference and its 95% interval over the common seeds; 'within noise' where "
-        "the interval contains 0):",
-        "",
-        "| qdisc | seeds | " + " | ".join(n for n, _, _ in UNRESPONSIVE_PAIRED) + " |",
-        "|---|---:|" + "---|" * len(UNRESPONSIVE_PAIRED),
-    ]
-    for runs in cells:
-        if runs is ref:
-            continue
-        figs = {seed_of(r): f for r in runs if (f := unresponsive(r)) is not None}
-        row = []
-        n = 0
-        for _, spec, get in UNRESPONSIVE_PAIRED:
-            p = paired(
-                {s: get(f) for s, f in ref_figs.items()}, {s: get(f) for s, f in figs.items()}
-            )
-            n = max(n, len(p.seeds))
-            row.append(p.verdict(spec))
-        lines.append(f"| {label(runs[0].meta)} | {n} | " + " | ".join(row) + " |")
-    return [*lines, ""]
+    return _paired(cells, reference, "Unresponsive flows paired by seed", UNRESPONSIVE_PAIRED)
 
 
 def table1(res: Results) -> list[str]:

@@ -8,7 +8,6 @@
 #
 # Usage: bench-pps.sh [--rounds N] [--duration S] [--warmup S] [--flows N,N,...]
 #                     [--states S,S,...] [--rate RATE] [--only NAME]... [--seed N]
-#                     [--perf]
 #   --rounds: interleaved rounds, each running every qdisc once per cell
 #     (default 5, or PPS_ROUNDS)
 #   --duration: seconds measured per measurement (default 2, PPS_DURATION)
@@ -31,11 +30,6 @@
 #     fq_codel hhf sfb-linux dcn pi rem ared riops afd blue sfb); the
 #     ratios need fq_codel, the goals pie, sfb-linux and 1000 flows too
 #   --seed: the seed of the rounds' orders (default 1)
-#   --perf: a profile of every measured run besides (perf record with
-#     cpu-clock sampling on all CPUs, call graphs; perf must be installed,
-#     Debian's linux-perf): OUT/perf/ROUND-STATE-FLOWS-QDISC.txt, perf
-#     report's flat profile by symbol. perf runs on the CPUs it measures,
-#     so the costs of such a run are not comparable with a plain run's.
 #   PPS_INSTANCES (default 16): fresh instances per memory measurement;
 #   PPS_PKT_SIZE (default 60, pktgen's pkt_size: 64-byte frames with the FCS)
 # Time: printed before the VM boots; with the defaults 620 measurements,
@@ -57,13 +51,7 @@ states=${PPS_STATES:-empty,standing}
 rate=${PPS_RATE:-10mbit}
 seed=1
 only=()
-perf=0
 while [ $# -gt 0 ]; do
-	if [ "$1" = --perf ]; then
-		perf=1
-		shift
-		continue
-	fi
 	[ $# -ge 2 ] || aqm_die "$1 needs a value (see the usage in $0)"
 	case $1 in
 	--rounds) rounds=$2 ;;
@@ -105,10 +93,6 @@ minutes=$(awk -v m="$n_measure" -v i="$n_inst" -v d="$duration" -v w="$warmup" \
 	'BEGIN { printf "%.0f", (m * (d + w + 0.3 + 0.25 * (1 + (w > 0))) + i * 3 + 60) / 60 }')
 timeout=$(((minutes * 3 + 15) * 60))
 
-if [ "$perf" = 1 ]; then
-	command -v perf >/dev/null || aqm_die "--perf needs perf (apt-get install linux-perf)"
-fi
-
 cd "$AQM_TOP"
 aqm_vm_build
 pktgen_ko=$("$AQM_TOP/scripts/bench/pktgen/build.sh" "$AQM_VMKDIR")
@@ -123,13 +107,12 @@ cmd_line+=" --states $states --rate $rate --seed $seed"
 for o in "${only[@]}"; do
 	cmd_line+=" --only $o"
 done
-[ "$perf" = 0 ] || cmd_line+=" --perf"
 echo "$cmd_line" >"$out/command"
 aqm_log "$n_measure measurements of $duration s after $warmup s of warm-up, $n_inst instance measurements: about $minutes minutes on KVM -> $out"
 
 guest="AQM_KDIR=$(printf %q "$AQM_VMKDIR") AQM_VENV=$(printf %q "$AQM_VENV")"
 guest+=" PPS_DURATION=$duration PPS_WARMUP=$warmup PPS_RATE=$rate PPS_INSTANCES=$instances"
-guest+=" PPS_PKT_SIZE=$pkt_size PPS_PKTGEN=$(printf %q "$pktgen_ko") PPS_PERF=$perf"
+guest+=" PPS_PKT_SIZE=$pkt_size PPS_PKTGEN=$(printf %q "$pktgen_ko")"
 guest+=" bash $(printf %q "$AQM_TOP/scripts/bench/pps-guest.sh") $(printf %q "$out")"
 for a in "${plan_args[@]}"; do
 	guest+=" $(printf %q "$a")"

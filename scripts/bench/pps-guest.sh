@@ -37,10 +37,7 @@
 #   PPS_WARMUP (s, default 0.5; 0: none), PPS_RATE (the htb class's rate,
 #   default 10mbit), PPS_PKT_SIZE (pktgen's pkt_size, default 60: a
 #   64-byte frame with the FCS the kernel does not hold), PPS_INSTANCES
-#   (default 16), PPS_PKTGEN (default build/pktgen/pktgen.ko), PPS_PERF
-#   (1: perf record of every measured run, cpu-clock sampling on all CPUs
-#   with call graphs; perf report's profile by symbol, at 0.5% and more, in
-#   OUT/perf/ROUND-STATE-FLOWS-QDISC.txt)
+#   (default 16), PPS_PKTGEN (default build/pktgen/pktgen.ko)
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -55,7 +52,6 @@ rate=${PPS_RATE:-10mbit}
 pkt_size=${PPS_PKT_SIZE:-60}
 n_inst=${PPS_INSTANCES:-16}
 pktgen_ko=${PPS_PKTGEN:-$top/build/pktgen/pktgen.ko}
-perf=${PPS_PERF:-0}
 raw=$out/raw.jsonl
 dev=pps0
 mqdev=ppsq0
@@ -389,24 +385,6 @@ pg_flows() {
 
 # measure ROUND STATE FLOWS NAME KIND MODULE SRC_MIN SRC_MAX SPORT_MIN SPORT_MAX
 #   THREADS SRC1_MIN SRC1_MAX SPEC (THREADS and SRC1_*: the state mq's, else 1 - -)
-# profiled NAME CMD...: CMD under perf record (all CPUs, cpu-clock, call
-# graphs), its flat profile by symbol in $out/perf/NAME.txt
-profiled() {
-	local name=$1 pid
-	shift
-	mkdir -p "$out/perf"
-	perf record -q -e cpu-clock -a -g -o "$tmp/perf.data" 2>"$tmp/perf.err" &
-	pid=$!
-	sleep 0.5
-	"$@"
-	kill -INT "$pid"
-	wait "$pid" || true
-	perf report -i "$tmp/perf.data" --stdio --no-children --sort sym -g none \
-		--percent-limit 0.5 >"$out/perf/$name.txt" 2>>"$tmp/perf.err" ||
-		log "perf report failed: $(tail -n 3 "$tmp/perf.err")"
-	rm -f "$tmp/perf.data"
-}
-
 measure() {
 	local round=$1 state=$2 flows=$3 name=$4 kind=$5 module=$6
 	local smin=$7 smax=$8 pmin=$9 pmax=${10} threads=${11} smin1=${12} smax1=${13} spec=${14}
@@ -443,11 +421,7 @@ measure() {
 	# the kernel's memory from the fresh qdisc to after all its traffic
 	k0=$(kmem_kb)
 	[ "$warmup" = 0 ] || run_pktgen "$warmup"
-	if [ "$perf" = 1 ]; then
-		profiled "$round-$state-$flows-$name" run_pktgen "$duration"
-	else
-		run_pktgen "$duration"
-	fi
+	run_pktgen "$duration"
 	k1=$(kmem_kb)
 	texts=""
 	log_cost=""

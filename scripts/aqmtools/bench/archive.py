@@ -46,6 +46,9 @@ import io
 import json
 import sys
 import tarfile
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -262,6 +265,19 @@ def pack(out: Path, dest: Path) -> Path:
         ]
         _write_tar(dest / f"raw-s{seed}.tar.xz", files)
     return path
+
+
+@contextmanager
+def results_folder(path: Path) -> Iterator[Path]:
+    """PATH as a results folder: itself, or a published page's raw.tar.xz
+    (and its per-seed archives) unpacked into a temporary one, removed
+    on leaving."""
+    if not path.is_file():
+        yield path
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        unpack(path, Path(tmp))
+        yield Path(tmp)
 
 
 def unpack(archive: Path, dest: Path) -> None:

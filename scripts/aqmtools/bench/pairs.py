@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
 from pathlib import Path
 
 from aqmtools.bench import archive
@@ -30,7 +29,7 @@ from aqmtools.bench.report import (
     paired_table,
     paired_unresponsive_table,
 )
-from aqmtools.bench.stats import Run, read_runs
+from aqmtools.bench.stats import read_runs
 
 
 def tables(res: Results, reference: str) -> list[str]:
@@ -49,20 +48,13 @@ def tables(res: Results, reference: str) -> list[str]:
     return lines
 
 
-def _read(results: Path) -> list[Run]:
-    if results.is_file():
-        with tempfile.TemporaryDirectory() as tmp:
-            archive.unpack(results, Path(tmp))
-            return read_runs(Path(tmp))
-    return read_runs(results)
-
-
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="aqmtools.bench.pairs", description=__doc__.splitlines()[0])
     ap.add_argument("results", type=Path)
     ap.add_argument("reference")
     a = ap.parse_args(argv[1:])
-    runs = _read(a.results)
+    with archive.results_folder(a.results) as folder:
+        runs = read_runs(folder)
     if not runs:
         print(f"no runs in {a.results}", file=sys.stderr)
         return 2

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import re
 import sys
-import tempfile
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -143,12 +142,8 @@ def main(argv: list[str]) -> int:
         print(__doc__, file=sys.stderr)
         return 2
     results = Path(argv[1])
-    if results.is_file():
-        with tempfile.TemporaryDirectory() as tmp:
-            archive.unpack(results, Path(tmp))
-            shares = _shares(Path(tmp))
-    else:
-        shares = _shares(results)
+    with archive.results_folder(results) as folder:
+        shares = _shares(folder)
     if not shares:
         print(f"no runs with TCP and UDP flows in {results}", file=sys.stderr)
         return 2

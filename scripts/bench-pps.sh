@@ -30,6 +30,12 @@
 #     fq_codel hhf sfb-linux dcn pi rem ared riops afd blue sfb); the
 #     ratios need fq_codel, the goals pie, sfb-linux and 1000 flows too
 #   --seed: the seed of the rounds' orders (default 1)
+#   --profile: also count the guest kernel's instructions in every
+#     measurement with QEMU's tcgprof plugin (TCG only; scripts/bench/
+#     tcgprof/), by function per packet: OUT/prof/, and OUT/profile.md
+#     from aqmtools.bench.tcgprof. The counts are exact where timings
+#     under TCG are noisy, but instructions are not time: a cache miss or
+#     a division counts as one
 #   PPS_INSTANCES (default 16): fresh instances per memory measurement;
 #   PPS_PKT_SIZE (default 60, pktgen's pkt_size: 64-byte frames with the FCS)
 # Time: printed before the VM boots; with the defaults 620 measurements,
@@ -51,7 +57,13 @@ states=${PPS_STATES:-empty,standing}
 rate=${PPS_RATE:-10mbit}
 seed=1
 only=()
+profile=0
 while [ $# -gt 0 ]; do
+	if [ "$1" = --profile ]; then
+		profile=1
+		shift
+		continue
+	fi
 	[ $# -ge 2 ] || aqm_die "$1 needs a value (see the usage in $0)"
 	case $1 in
 	--rounds) rounds=$2 ;;
@@ -96,6 +108,10 @@ timeout=$(((minutes * 3 + 15) * 60))
 cd "$AQM_TOP"
 aqm_vm_build
 pktgen_ko=$("$AQM_TOP/scripts/bench/pktgen/build.sh" "$AQM_VMKDIR")
+if [ "$profile" = 1 ]; then
+	[ "$(aqm_vm_accel)" = tcg ] || aqm_die "--profile needs TCG (AQM_VM_ACCEL=tcg): QEMU's plugins see only what it translates"
+	tcgprof=$("$AQM_TOP/scripts/bench/tcgprof/build.sh")
+fi
 
 out=${PPS_OUT:-$AQM_TOP/build/bench/pps}
 rm -rf "$out"
@@ -107,6 +123,7 @@ cmd_line+=" --states $states --rate $rate --seed $seed"
 for o in "${only[@]}"; do
 	cmd_line+=" --only $o"
 done
+[ "$profile" = 0 ] || cmd_line+=" --profile"
 echo "$cmd_line" >"$out/command"
 aqm_log "$n_measure measurements of $duration s after $warmup s of warm-up, $n_inst instance measurements: about $minutes minutes on KVM -> $out"
 
@@ -117,6 +134,11 @@ guest+=" bash $(printf %q "$AQM_TOP/scripts/bench/pps-guest.sh") $(printf %q "$o
 for a in "${plan_args[@]}"; do
 	guest+=" $(printf %q "$a")"
 done
+if [ "$profile" = 1 ]; then
+	mkdir -p "$out/prof"
+	guest="PPS_PROFILE=$(printf %q "$out/prof") $guest"
+	export AQM_VM_QEMU_OPTS="-plugin $tcgprof,ctl=$out/prof/ctl"
+fi
 aqm_vm_bench "$out" pps "$timeout" "$guest"
 # what the guest cannot know, in the raw data too (a published page keeps
 # only that file)
@@ -124,5 +146,9 @@ accel=$(grep -ho 'booting [^ ]* with [a-z]*' "$out/vm.log" | awk '{ print $NF }'
 printf '{"type":"host","accel":"%s","commit":"%s","command":"%s"}\n' \
 	"${accel:-unknown}" "$(cat "$out/commit")" "$cmd_line" >>"$out/raw.jsonl"
 PYTHONPATH="$AQM_TOP/scripts" "$python" -m aqmtools.bench.pps report "$out" >/dev/null
+if [ "$profile" = 1 ]; then
+	PYTHONPATH="$AQM_TOP/scripts" "$python" -m aqmtools.bench.tcgprof "$out" -o "$out/profile.md"
+	aqm_log "profile: $out/profile.md"
+fi
 aqm_log "summary: $out/summary.md"
 cat "$out/summary.md"

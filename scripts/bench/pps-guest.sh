@@ -37,7 +37,13 @@
 #   PPS_WARMUP (s, default 0.5; 0: none), PPS_RATE (the htb class's rate,
 #   default 10mbit), PPS_PKT_SIZE (pktgen's pkt_size, default 60: a
 #   64-byte frame with the FCS the kernel does not hold), PPS_INSTANCES
-#   (default 16), PPS_PKTGEN (default build/pktgen/pktgen.ko)
+#   (default 16), PPS_PKTGEN (default build/pktgen/pktgen.ko),
+#   PPS_PROFILE (bench-pps.sh --profile: a folder shared with the host,
+#   where QEMU's tcgprof plugin reads its control file: each measurement's
+#   kernel instructions are counted from the end of its warm-up to the end
+#   of its run and dumped into PROFILE/KEY.txt, the modules' symbols of
+#   that moment into PROFILE/KEY.modsyms, the kernel's into
+#   PROFILE/kallsyms; the record names KEY in "profile")
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -51,6 +57,7 @@ warmup=${PPS_WARMUP:-0.5}
 rate=${PPS_RATE:-10mbit}
 pkt_size=${PPS_PKT_SIZE:-60}
 n_inst=${PPS_INSTANCES:-16}
+prof=${PPS_PROFILE:-}
 pktgen_ko=${PPS_PKTGEN:-$top/build/pktgen/pktgen.ko}
 raw=$out/raw.jsonl
 dev=pps0
@@ -100,6 +107,22 @@ tc_dump() {
 	j=$(tc -s -j qdisc show dev "$1" 2>/dev/null) || j=null
 	[ -n "$j" ] || j=null
 	echo "${j//$'\n'/}"
+}
+
+# --- the profile (PPS_PROFILE) ---------------------------------------------------
+prof_seq=0
+# prof_cmd CMD [PATH]: one command to the tcgprof plugin (scripts/bench/
+# tcgprof/tcgprof.c), waiting for its acknowledgement
+prof_cmd() {
+	local ack="" i
+	prof_seq=$((prof_seq + 1))
+	echo "$prof_seq $*" >"$prof/ctl"
+	for ((i = 0; i < 600; i++)); do
+		ack=$(cat "$prof/ctl.ack" 2>/dev/null) || true
+		[ "$ack" != "$prof_seq" ] || return 0
+		sleep 0.05
+	done
+	die "tcgprof: no acknowledgement of '$*' within 30 s (is QEMU running the plugin?)"
 }
 
 # --- modules ------------------------------------------------------------------
@@ -388,7 +411,7 @@ pg_flows() {
 measure() {
 	local round=$1 state=$2 flows=$3 name=$4 kind=$5 module=$6
 	local smin=$7 smax=$8 pmin=$9 pmax=${10} threads=${11} smin1=${12} smax1=${13} spec=${14}
-	local k0 k1 text tcj err="" mq="" qdev=$dev entries=("$dev") texts t log_cost
+	local k0 k1 text tcj err="" mq="" qdev=$dev entries=("$dev") texts t log_cost key=""
 	local what="round $round $state $flows flows $name"
 	if [ "$state" = mq ]; then
 		# the record's fields of the state mq (its error records too)
@@ -421,7 +444,13 @@ measure() {
 	# the kernel's memory from the fresh qdisc to after all its traffic
 	k0=$(kmem_kb)
 	[ "$warmup" = 0 ] || run_pktgen "$warmup"
+	[ -z "$prof" ] || prof_cmd reset
 	run_pktgen "$duration"
+	if [ -n "$prof" ]; then
+		key="r$round-$state-$flows-$name${mq:+-t$threads}"
+		prof_cmd dump "$prof/$key.txt"
+		awk '$4 ~ /^\[/' /proc/kallsyms >"$prof/$key.modsyms"
+	fi
 	k1=$(kmem_kb)
 	texts=""
 	log_cost=""
@@ -432,6 +461,7 @@ measure() {
 	done
 	# one result text in the other states, as before; their list in mq
 	[ -z "$mq" ] || texts="[$texts]"
+	[ -z "$prof" ] || mq+=$(printf ',"profile":"%s"' "$key")
 	tcj=$(tc_dump "$qdev")
 	qdisc_clear
 	printf '{"type":"measure","round":%d,"state":"%s","flows":%d,"qdisc":"%s","kind":"%s","module":"%s","spec":%s,"src":["%s","%s"],"sport":[%d,%d],"duration_s":%s,"warmup_s":%s,"kmem_kb":[%d,%d]%s,"pktgen":%s,"tc":%s}\n' \
@@ -445,6 +475,7 @@ measure() {
 mapfile -t steps < <(PYTHONPATH="$top/scripts" "$AQM_VENV/bin/python3" -m aqmtools.bench.pps plan "$@")
 [ ${#steps[@]} -gt 0 ] || die "an empty plan (pps.py plan $*)"
 n_measure=0
+[ -z "$prof" ] || awk '$4 !~ /^\[/' /proc/kallsyms >"$prof/kallsyms"
 for s in "${steps[@]}"; do
 	[ "${s%% *}" != measure ] || n_measure=$((n_measure + 1))
 done

@@ -20,7 +20,8 @@
 # is used when a probe boot with it works, else TCG (software emulation).
 # AQM_VM_ROOT_CACHE=MODE mounts the root as 9p with that cache mode (none,
 # loose, ...); empty leaves the root to virtme-ng. AQM_VM_APPEND adds words
-# to the guest kernel's command line.
+# to the guest kernel's command line, AQM_VM_QEMU_OPTS arguments to QEMU's
+# (make bench-pps --profile: its TCG plugin).
 set -euo pipefail
 # shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
@@ -77,6 +78,8 @@ vm_exec() {
 	for word in ${AQM_VM_APPEND:-}; do
 		args+=(--append "$word")
 	done
+	# one word with =: vng would take a value starting with - for an option
+	[ -z "${AQM_VM_QEMU_OPTS:-}" ] || args+=("--qemu-opts=$AQM_VM_QEMU_OPTS")
 	# not --foreground: then timeout leads a process group of its own and
 	# signals all of it, so qemu (started by vng through sh and virtme-run)
 	# ends with vng. With --foreground only vng was signalled: on a host

@@ -302,11 +302,15 @@ static int sfb_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		q->penalized[hash_32(id, SFB_PENALIZED_BITS)] = now;
 
 	if (unlikely(res.minqlen >= q->cfg.qopt.max)) {
+		/* as Linux, it warms no standby bin; but with warm_raise a
+		 * penalized one raises them still
+		 */
+		if (aqm_sfb_warm_at_max(s, &res))
+			aqm_sfb_warm(s, now, &res);
 		qdisc_qstats_overlimit(sch);
 		q->stats.bucketdrop++;
 		goto congestion_drop;
 	}
-	/* as Linux: a packet dropped at max warms no standby bin */
 	aqm_sfb_warm(s, now, &res);
 
 	if (unlikely(aqm_sfb_penalized(&res))) {
@@ -320,7 +324,8 @@ static int sfb_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		goto enqueue;
 	}
 
-	rnd = get_random_u32();
+	/* no draw when nothing can be hit (p_min 0: every empty bin) */
+	rnd = res.p_min > 0 ? get_random_u32() : 0;
 	if (unlikely(aqm_prob_hit(res.p_min, rnd))) {
 		qdisc_qstats_overlimit(sch);
 		if (sfb_drop_not_mark(res.p_min, rnd) || !INET_ECN_set_ce(skb)) {

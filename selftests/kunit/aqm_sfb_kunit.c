@@ -944,13 +944,19 @@ static void aqm_sfb_warm_raise(struct kunit *test)
 		c = set_copy(test, s, 1);
 		/* a flow that is not penalized touches no standby bin */
 		aqm_sfb_arrive(s, 7, now, &r);
+		KUNIT_EXPECT_FALSE(test, aqm_sfb_warm_at_max(s, &r));
 		aqm_sfb_warm(s, now, &r);
 		KUNIT_EXPECT_FALSE(test, aqm_sfb_penalized(&r));
 		KUNIT_EXPECT_EQ(test, r.cb.tag & AQM_SFB_TAG_SETS, 1U);
 		KUNIT_EXPECT_TRUE(test, set_same(s, 1, c));
-		/* nor does a penalized packet dropped at max (not warmed) */
+		/*
+		 * a penalized packet dropped at max: Linux's policy warms
+		 * nothing with it, WARM_RAISE raises its standby bins still
+		 * (not done here, so that the counts below stay the same)
+		 */
 		aqm_sfb_arrive(s, FLOW_U, now, &r);
 		KUNIT_EXPECT_TRUE(test, aqm_sfb_penalized(&r));
+		KUNIT_EXPECT_EQ(test, aqm_sfb_warm_at_max(s, &r), raise);
 		KUNIT_EXPECT_EQ(test, r.minqlen, 2U);
 		KUNIT_EXPECT_EQ(test, r.cb.tag & AQM_SFB_TAG_SETS, 1U);
 		KUNIT_EXPECT_TRUE(test, set_same(s, 1, c));

@@ -168,6 +168,22 @@ static inline s64 aqm_dcn_count(const struct aqm_dcn *d,
 }
 
 /**
+ * aqm_dcn_may_hit() - can section 3.2's trial hit the packet at all?
+ * @d:		DCN state
+ * @e:		the packet's entry, from aqm_dcn_classify()
+ * @pref:	current pref
+ *
+ * Return: true when aqm_dcn_count() is above max(pref, 0); otherwise
+ * aqm_dcn_hit() is false whatever its random number, so the owner draws
+ * none (most HB flows, on a link they share fairly).
+ */
+static inline bool aqm_dcn_may_hit(const struct aqm_dcn *d,
+				   const struct aqm_ftab_entry *e, s64 pref)
+{
+	return aqm_dcn_count(d, e) > max_t(s64, pref, 0);
+}
+
+/**
  * aqm_dcn_hit() - section 3.2's trial for an HB packet
  * @d:		DCN state
  * @e:		the packet's entry, from aqm_dcn_classify()

@@ -363,20 +363,22 @@ EXPORT_SYMBOL_GPL(aqm_ftab_age);
  */
 u32 aqm_ftab_sweep(struct aqm_ftab *t, s64 dec, u32 n)
 {
-	u32 deleted = 0;
+	u32 deleted = 0, cursor = t->cursor, mask = t->mask, done = 0;
 
+	/* cursor and examinations in registers, written back once */
 	for (; n && t->count; n--) {
-		struct aqm_ftab_entry *e = aqm_ftab_slot(t, t->cursor);
+		struct aqm_ftab_entry *e = aqm_ftab_slot(t, cursor);
 
-		t->swept++;
-
+		done++;
 		if (aqm_ftab_used(e) && aqm_ftab_age(t, e, dec)) {
-			aqm_ftab_delete_at(t, t->cursor);
+			aqm_ftab_delete_at(t, cursor);
 			deleted++;
 			continue;
 		}
-		t->cursor = (t->cursor + 1) & t->mask;
+		cursor = (cursor + 1) & mask;
 	}
+	t->cursor = cursor;
+	t->swept += done;
 	return deleted;
 }
 EXPORT_SYMBOL_GPL(aqm_ftab_sweep);

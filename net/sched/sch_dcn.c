@@ -285,7 +285,8 @@ static int dcn_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		return qdisc_drop(skb, sch, to_free);
 	}
 
-	if (e && aqm_dcn_hit(&q->dcn, e, q->vars.x, get_random_u32())) {
+	if (e && aqm_dcn_may_hit(&q->dcn, e, q->vars.x) &&
+	    aqm_dcn_hit(&q->dcn, e, q->vars.x, get_random_u32())) {
 		if (aqm_dcn_held(&q->dcn, e, q->vars.x, now)) {
 			q->stats.held++;
 		} else if (!dcn_notify_mark(sch, q, e, skb, now)) {

@@ -151,7 +151,7 @@ def cell_section(ps: Sequence[Profile], top: int, share: float) -> list[str]:
     runs: dict[str, list[Profile]] = defaultdict(list)
     for p in ps:
         runs[p.qdisc].append(p)
-    qdiscs = list(runs)
+    qdiscs = sorted(runs)
 
     def med(q: str, fn: str) -> float:
         return statistics.median(p.per_packet(fn) for p in runs[q])

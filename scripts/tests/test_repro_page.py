@@ -257,6 +257,17 @@ def test_equal_or_superior_within_noise_is_in_direction_only() -> None:
     assert page.verdict([outcome([30, -40, 20], False)])[0] == page.INCONCLUSIVE
 
 
+def test_one_seed_gives_no_verdict() -> None:
+    check = page.Check(("a", 0.98, True), ("b", 0.98, False), "RT p90", -1, False)
+    one = page.Outcome(check, Paired(mean_ci([-30.0]), [101]), (), ())
+    v, why = page.verdict([one, one])
+    assert v == page.NOT_ATTEMPTED
+    assert "one common reporting seed" in why
+    # with two seeds the same differences are judged
+    two = page.Outcome(check, Paired(mean_ci([-30.0, -31.0]), [101, 102]), (), ())
+    assert page.verdict([two])[0] == page.REPRODUCED
+
+
 def test_module_entry_runs_with_scripts_on_the_path(tmp_path: Path) -> None:
     md = tmp_path / "dcn.md"
     r = run_python("-m", "aqmtools.repro.page", "dcn", str(md))

@@ -20,7 +20,8 @@ Verdicts, over a claim's comparisons:
   inconclusive       none significant against the claim, but some mean
                      difference not in the claimed direction (within noise)
   not reproduced     some significant against the claim (named)
-  not attempted      a configuration, load or common seed missing (named)
+  not attempted      a configuration, load or common seed missing (named),
+                     or one common seed only (no interval)
 A comparison printed as context (Check.counted false) counts in none.
 
 Usage: python3 -m aqmtools.repro.page PAPER OUT.md DIR...
@@ -484,6 +485,12 @@ def verdict(outcomes: list[Outcome]) -> tuple[str, str]:
     missing = [m for o in outcomes for m in o.missing]
     if missing:
         return NOT_ATTEMPTED, "missing: " + "; ".join(dict.fromkeys(missing))
+    # a difference of one seed has no interval: no verdict on it
+    if all(o.pair is not None and o.pair.diff.n < 2 for o in outcomes):
+        return NOT_ATTEMPTED, (
+            "one common reporting seed so far: no interval, so no verdict "
+            "(the differences are printed below)"
+        )
     c = outcomes[0].check
     against = [o.check.text() for o in outcomes if o.state == "against"]
     if against:

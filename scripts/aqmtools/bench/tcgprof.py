@@ -35,9 +35,10 @@ import statistics
 import subprocess
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from aqmtools.bench.pps import fmt_flows, parse_result, table
 
@@ -111,31 +112,35 @@ class Profile:
         return self.per_function[fn] / self.packets
 
 
-def load(out: Path) -> list[Profile]:
-    """Every profiled measurement of the results folder OUT."""
+def profiled(out: Path) -> Iterator[tuple[dict[str, Any], int, list[tuple[int, str]], Path]]:
+    """Every profiled measurement of OUT's raw.jsonl (not mq): its record,
+    the packets pktgen offered, the modules' symbols and its dump's path."""
     prof = out / "prof"
-    kernel = read_symbols((prof / "kallsyms").read_text(encoding="utf-8").splitlines())
-    raw = out / "raw.jsonl"
-    profiles = []
-    for line in raw.read_text(encoding="utf-8").splitlines():
-        if not line.strip():
-            continue
-        rec = json.loads(line)
+    for line in (out / "raw.jsonl").read_text(encoding="utf-8").splitlines():
+        rec = json.loads(line) if line.strip() else {}
         key = rec.get("profile")
         if rec.get("type") != "measure" or not key or rec.get("state") == "mq":
             continue
-        res = parse_result(rec["pktgen"])
-        if not res.offered:
+        offered = parse_result(rec["pktgen"]).offered
+        if not offered:
             continue
         mods = read_symbols((prof / f"{key}.modsyms").read_text(encoding="utf-8").splitlines())
-        counts = read_counts((prof / f"{key}.txt").read_text(encoding="utf-8").splitlines())
+        yield rec, offered, mods, prof / f"{key}.txt"
+
+
+def load(out: Path) -> list[Profile]:
+    """Every profiled measurement of the results folder OUT."""
+    kernel = read_symbols((out / "prof" / "kallsyms").read_text(encoding="utf-8").splitlines())
+    profiles = []
+    for rec, offered, mods, dump in profiled(out):
+        counts = read_counts(dump.read_text(encoding="utf-8").splitlines())
         profiles.append(
             Profile(
                 int(rec["round"]),
                 rec["state"],
                 int(rec["flows"]),
                 rec["qdisc"],
-                res.offered,
+                offered,
                 by_function(counts, symbols(kernel, mods)),
             )
         )
@@ -237,18 +242,13 @@ def line_profile(out: Path, qdisc: str, ko: Path, top: int) -> list[str]:
     (median over rounds), from the module file KO built with -g."""
     module = f"[{ko.stem}]"
     funcs = ko_symbols(ko)
-    prof = out / "prof"
     per_cell: dict[tuple[str, int], list[dict[str, float]]] = defaultdict(list)
-    for line in (out / "raw.jsonl").read_text(encoding="utf-8").splitlines():
-        rec = json.loads(line) if line.strip() else {}
-        key = rec.get("profile")
-        if rec.get("type") != "measure" or not key or rec.get("qdisc") != qdisc:
+    for rec, offered, mods, dump in profiled(out):
+        if rec.get("qdisc") != qdisc:
             continue
-        res = parse_result(rec["pktgen"])
-        mods = read_symbols((prof / f"{key}.modsyms").read_text(encoding="utf-8").splitlines())
         mine = symbols([(a, n) for a, n in mods if n.endswith(module)])
         by_section: dict[str, dict[int, int]] = defaultdict(dict)
-        for addr, n in read_counts((prof / f"{key}.txt").read_text(encoding="utf-8").splitlines()):
+        for addr, n in read_counts(dump.read_text(encoding="utf-8").splitlines()):
             name = mine.name_of(addr)
             if name == UNKNOWN:
                 continue
@@ -266,7 +266,7 @@ def line_profile(out: Path, qdisc: str, ko: Path, top: int) -> list[str]:
         for section, counts in by_section.items():
             where = addr2line(ko, section, sorted(counts))
             for off, n in counts.items():
-                lines[where.get(off, f"{section}+{off:#x}")] += n / res.offered
+                lines[where.get(off, f"{section}+{off:#x}")] += n / offered
         per_cell[(rec["state"], int(rec["flows"]))].append(lines)
     text: list[str] = []
     for (state, flows), runs in sorted(per_cell.items()):

@@ -22,6 +22,7 @@ from aqmtools.bench.stats import (
     iperf_goodputs,
     iperf_unconnected,
     read_run,
+    udp_whole_test,
     udp_window_counts,
 )
 from aqmtools.repro import page, plan
@@ -261,6 +262,14 @@ def test_udp_losses_are_counted_over_the_window() -> None:
     assert udp_window_counts([text], 0.0, 100.0) == [(700, 190, 7.0)]
     # a flow that never started is left out
     assert udp_window_counts([_udp_json([], connected=False), text], 0.0, 1.0) == [(100, 50, 1.0)]
+
+
+def test_udp_flows_archived_without_intervals_count_their_whole_test() -> None:
+    windowed = _udp_json([(100, 50)] * 3)
+    # as archives of before 2026-11-28 kept them: the end only
+    whole = json.dumps({"end": json.loads(windowed)["end"]})
+    assert udp_window_counts([windowed, whole], 1.0, 2.0) == [(100, 50, 1.0), (300, 150, 3.0)]
+    assert udp_whole_test([windowed, whole, _udp_json([], connected=False)]) == 1
 
 
 def test_read_run_keeps_the_windows_udp_counts(tmp_path: Path) -> None:

@@ -21,6 +21,7 @@ from aqmtools.bench.stats import (
     iperf_unconnected,
     read_web,
     udp_goodputs,
+    udp_window_counts,
 )
 
 HEADER = (
@@ -450,9 +451,10 @@ def test_a_udp_flow_that_never_started_stays_so_in_the_archive(tmp_path: Path) -
     (d / "run.json").write_text(json.dumps({"warmup_s": 1, "duration_s": 10}))
     for name in ("tc-before.json", "tc-after.json"):
         (d / name).write_text("[]")
+    iv = {"start": 2.0, "end": 3.0, "packets": 10, "lost_packets": 1, "jitter_ms": 0.5}
     started = {
         "start": {"connected": [{"socket": 5}]},
-        "intervals": [{"x": 1}],
+        "intervals": [{"streams": [{**iv, "sender": False}], "sum": iv}],
         "end": {"sum": {"packets": 100, "lost_packets": 10, "seconds": 10.0}},
     }
     # iperf3 3.12 after a lost handshake: nothing connected, no result
@@ -462,8 +464,13 @@ def test_a_udp_flow_that_never_started_stays_so_in_the_archive(tmp_path: Path) -
     files = archive._run_files(d)
     texts = [files["iperf-udp4.json"].decode(), files["iperf-udp5.json"].decode()]
     assert udp_goodputs(texts) == [pytest.approx(90 * 1400 * 8 / 10), None]
-    # a flow that started keeps only its end, the bytes of earlier archives
-    assert json.loads(texts[0]) == {"end": started["end"]}
+    # a flow that started keeps its end and, of each interval's receiving
+    # streams, what the measured window's losses are counted from
+    kept = {k: iv[k] for k in ("start", "end", "packets", "lost_packets")}
+    assert json.loads(texts[0]) == {"end": started["end"], "intervals": [{"streams": [kept]}]}
+    whole = [json.dumps(started), json.dumps(lost)]
+    assert udp_window_counts(texts, 0.0, 10.0) == udp_window_counts(whole, 0.0, 10.0)
+    assert udp_window_counts(texts, 0.0, 10.0) == [(10, 1, 1.0)]
 
 
 def test_tcp_flows_stopped_without_a_result_read_the_same_from_the_archive(

@@ -14,6 +14,7 @@ import pytest
 from reprocheck import page_and_plan, page_text, unquoted_markers
 
 from aqmtools.bench.experiment import load
+from aqmtools.bench.stats import read_run
 from aqmtools.repro import blue, page, plan
 from aqmtools.repro import blue_page as bp
 
@@ -368,3 +369,29 @@ def test_module_entry_writes_the_page_and_the_plan_prints(tmp_path: Path) -> Non
     dry = page_and_plan("blue", tmp_path)
     assert dry.startswith("reproduce blue: 12 experiment files, about 38 h 13 min")
     assert "repro-sfb-fig19-linux.toml --keep --seed 105 (about 10 min)" in dry
+
+
+def test_summarize_counts_sfbs_drops_by_cause_over_the_window(tmp_path: Path) -> None:
+    _run(tmp_path, "x", 0, "sfb", 1.0, 101, Fig())
+    d = tmp_path / "sfb-load100-ecn1-s101"
+    meta = json.loads((d / "run.json").read_text())
+    (d / "run.json").write_text(json.dumps(meta | {"spec": "sfb limit 200 bins 32"}))
+    recs = []
+    for t in range(int(DURATION) + 1):
+        # 30 drops a second at the limit, 2 at max, 50 early, none by the
+        # penalty, 5 marks; the queue at the limit from 6 s on; the
+        # warm-up's counts outside the window (large) are not counted
+        k = t if t >= WARMUP else 1000 * t
+        r = {"wall": 1000.0 + t, "kind": "sfb", "qlen": 199 if t >= 6 else 100}
+        r |= {"queuedrop": 30 * k, "bucketdrop": 2 * k, "earlydrop": 50 * k}
+        r |= {"penaltydrop": 0, "marked": 5 * k, "packets": 800 * t, "bytes": 0}
+        r["drops"] = r["queuedrop"] + r["bucketdrop"] + r["earlydrop"]
+        recs.append(r)
+    (d / "aqmstat-down.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
+    s = bp.summarize(read_run(d))
+    assert s["queuedrop"] == pytest.approx(30.0) and s["bucketdrop"] == pytest.approx(2.0)
+    assert s["earlydrop"] == pytest.approx(50.0) and s["marked"] == pytest.approx(5.0)
+    assert s["penaltydrop"] == 0.0
+    # the records of 2..10 s: 2-5 at 100 packets, 6-10 at 199 (limit 200)
+    assert s["qlen"] == pytest.approx((4 * 100 + 5 * 199) / 9)
+    assert s["at limit"] == pytest.approx(100 * 5 / 9)

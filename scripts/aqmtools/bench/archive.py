@@ -9,8 +9,9 @@ the earlier seeds' archives byte for byte as they were). For every run
 its run.json, the tc statistics before and after, the webgen logs
 (every exchange, with the columns the report reads), the iperf3 results
 (their "end" sections, and of a TCP flow what its goodput over the
-measured window is computed from, see tcp_slim; a TCP flow stopped
-without an end keeps its whole output, an empty one stays empty;
+measured window is computed from, see tcp_slim, and of a UDP
+flow its intervals' datagrams and losses, see udp_slim; a TCP flow
+stopped without an end keeps its whole output, an empty one stays empty;
 archives of before the intervals were kept give the TCP flows' goodputs
 over their whole tests, and the report says so), flent's summaries and
 the downstream aqmstat trace thinned to one record per 100 ms for the
@@ -167,6 +168,35 @@ def tcp_slim(j: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+# what udp_slim keeps of an interval's receiving stream
+UDP_INTERVAL_KEYS = ("start", "end", "packets", "lost_packets")
+
+
+def udp_slim(j: dict[str, Any]) -> dict[str, Any]:
+    """What the report and the reproduction pages read of a UDP flow's
+    iperf3 output J (its receiver's): its "end"; of a flow whose handshake
+    was lost, that nothing connected (stats.udp_goodputs knows it by that);
+    of one that started, the start, end, datagrams and losses of each
+    interval's receiving streams, from which stats.udp_window_counts counts
+    the measured window (archives of before 2026-11-28 kept only the end:
+    their losses read over the whole test, see stats.udp_whole_test)."""
+    out: dict[str, Any] = {"end": j.get("end", {})}
+    if "start" in j and not j["start"].get("connected"):
+        out["start"] = {"connected": []}
+        return out
+    out["intervals"] = [
+        {
+            "streams": [
+                {k: st[k] for k in UDP_INTERVAL_KEYS if k in st}
+                for st in (iv.get("streams") or [] if isinstance(iv, dict) else [])
+                if receiving(st)
+            ]
+        }
+        for iv in j.get("intervals") or []
+    ]
+    return out
+
+
 def _tcp_read(text: str, meta: dict[str, Any]) -> tuple[list[float | None], int, list[FlowGoodput]]:
     """What stats reads of a TCP flow's iperf3 output, of the run of
     run.json META: its goodputs over the whole test and over the run's
@@ -215,12 +245,7 @@ def _run_files(rundir: Path, every: int = THIN) -> dict[str, bytes]:
                 slim = text
             files[p.name] = slim.encode()
             continue
-        ipf: dict[str, Any] = {"end": j.get("end", {})}
-        # a UDP flow whose handshake was lost: stats.udp_goodputs knows it
-        # by its empty "connected" (the started ones' bytes stay as before)
-        if "start" in j and not j["start"].get("connected"):
-            ipf["start"] = {"connected": []}
-        files[p.name] = (json.dumps(ipf) + "\n").encode()
+        files[p.name] = (json.dumps(udp_slim(j)) + "\n").encode()
     trace = rundir / "aqmstat-down.jsonl"
     if trace.exists():
         recs = [json.loads(x) for x in trace.read_text().splitlines() if x.strip()]

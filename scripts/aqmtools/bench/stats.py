@@ -438,11 +438,23 @@ def udp_window_counts(texts: list[str], t0: float, t1: float) -> list[tuple[int,
     output of its receiver), over its one-second intervals that lie within
     [T0, T1] seconds of its own start: the measured window as near as the
     flow's clock gives it (the flows start with the run, before the other
-    traffic). A flow that never started (see udp_goodputs) is left out."""
+    traffic). A flow that never started (see udp_goodputs) is left out.
+    A flow without intervals (archived before they were kept: see
+    udp_whole_test) counts its whole test, from its "end"."""
     out = []
     for text in texts:
         j = json.loads(text)
         if "start" in j and not j["start"].get("connected"):
+            continue
+        if "intervals" not in j:
+            total = j.get("end", {}).get("sum", {})
+            out.append(
+                (
+                    int(total.get("packets", 0)),
+                    int(total.get("lost_packets", 0)),
+                    float(total.get("seconds", 0.0)),
+                )
+            )
             continue
         sent = lost = 0
         seconds = 0.0
@@ -456,6 +468,19 @@ def udp_window_counts(texts: list[str], t0: float, t1: float) -> list[tuple[int,
                 seconds += end - start
         out.append((sent, lost, seconds))
     return out
+
+
+def udp_whole_test(texts: list[str]) -> int:
+    """How many of the started UDP flows of TEXTS have no intervals (an
+    archive of before 2026-11-28 kept only their end): udp_window_counts
+    counts them over their whole test, warm-up included."""
+    n = 0
+    for text in texts:
+        j = json.loads(text)
+        if "start" in j and not j["start"].get("connected"):
+            continue
+        n += "intervals" not in j
+    return n
 
 
 @dataclass(frozen=True)
@@ -481,6 +506,8 @@ class Run:
     # (datagrams, lost, seconds) of each UDP flow that started, over the
     # measured window (udp_window_counts)
     udp_window: list[tuple[int, int, float]] = field(default_factory=list)
+    # UDP flows counted in udp_window over their whole test (no intervals)
+    udp_whole_test: int = 0
     # long TCP flows without a result (killed before they wrote one: their
     # goodput is unknown, and not in goodputs)
     tcp_missing: int = 0
@@ -593,6 +620,7 @@ def read_run(rundir: Path) -> Run:
         udp,
         udp_missing=len(udps) - len(udp),
         udp_window=window,
+        udp_whole_test=udp_whole_test(udp_texts),
         tcp_missing=len(tcps) - len(goodputs),
         tcp_unconnected=iperf_unconnected(tcp_texts),
         tcp_whole_test=sum(g.whole_test for g in tcps),

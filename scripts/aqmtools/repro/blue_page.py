@@ -81,6 +81,8 @@ LOAD, ECN = 1.0, True
 # Table III's configurations, the paper's schemes first
 TABLE3_OURS = {blue.SFB: "sfb", blue.RED: "red", blue.SFRED: "sfred", blue.SFQRED: "sfq-red"}
 SFB_LINUX = "sfb-linux"
+# Table III's configurations built on sfb
+TABLE3_SFB = ("sfb", "sfred")
 FIG19_CONFIGS = ("sfb-static", "sfb-1level", "sfb-moving", "sfb-db", "sfb-db-raise")
 # our TCP flows beside the nonresponsive ones, and the bins of sfb-static
 # and sfb-1level (equation (1) at our setting)
@@ -90,6 +92,25 @@ OUR_BINS = {"sfb-static": (2, 32), "sfb-1level": (1, 64)}
 # a UDP datagram of iperf3's payload
 TCP_FRAME = 1514
 UDP_FRAME = UDP_PAYLOAD + 8 + 20 + 14
+# sfb's counters (the xstats of Linux's sfb, ours the same names) that say
+# where a run's drops fell: at the queue's limit, at a bin's max, early
+# (p_min), by the penalty's rate limit; and its ECN marks
+SFB_COUNTERS = ("queuedrop", "bucketdrop", "earlydrop", "penaltydrop", "marked")
+# a record's queue "at the limit": at least this share of it
+AT_LIMIT = 0.95
+# the figures read from the nonresponsive flows' losses over the measured
+# window, and what a comparison or a table of them says when some runs'
+# flows were archived without their intervals (stats.udp_whole_test)
+UDP_WINDOW_FIGS = (
+    "total loss, % of link",
+    "nonresponsive loss, % of link",
+    "TCP loss, % of link",
+    "nonresponsive loss, % of its datagrams",
+)
+WHOLE_TEST_NOTE = (
+    "the nonresponsive flows' losses over their whole tests, warm-up included "
+    "(archived without their intervals)"
+)
 # a TCP flow is shut out below this share of its fair share
 SHUT_OUT = 0.1
 # the Monte-Carlo draws of equation (1)'s bins
@@ -117,13 +138,38 @@ profiles = partial(parts.part_profiles, PAPER, HOSTS, PART_NAMES)
 # --- the figures of a run ---------------------------------------------------------
 
 
+def _limit(r: Run) -> float:
+    """The qdisc's limit in packets ("limit N" of its spec; nan without)."""
+    words = str(r.meta.get("spec", "")).split()
+    for k, w in enumerate(words[:-1]):
+        if w == "limit" and words[k + 1].isdigit():
+            return float(words[k + 1])
+    return math.nan
+
+
 def summarize(r: Run) -> dict[str, float]:
-    """What the page keeps of a run's aqmstat records: BLUE's mean p_m
-    over the measured window (page.read_folder's SUMMARY)."""
+    """What the page keeps of a run's aqmstat records, over the measured
+    window (page.read_folder's SUMMARY): BLUE's mean p_m; for an sfb (ours
+    or Linux's), each of SFB_COUNTERS a second, the mean queue and the
+    percent of the records with the queue within AT_LIMIT of its limit."""
     t0 = float(r.meta.get("start_wall", 0.0))
     lo, hi = t0 + float(r.meta["warmup_s"]), t0 + float(r.meta["duration_s"])
-    ps = [float(x["p_m"]) for x in r.samples if "p_m" in x and lo <= x.get("wall", -1.0) <= hi]
-    return {"p_m": sum(ps) / len(ps)} if ps else {}
+    inside = [x for x in r.samples if lo <= x.get("wall", -1.0) <= hi]
+    out: dict[str, float] = {}
+    ps = [float(x["p_m"]) for x in inside if "p_m" in x]
+    if ps:
+        out["p_m"] = sum(ps) / len(ps)
+    sfb = [x for x in inside if "queuedrop" in x]
+    if len(sfb) >= 2 and sfb[-1]["wall"] > sfb[0]["wall"]:
+        secs = float(sfb[-1]["wall"] - sfb[0]["wall"])
+        for k in SFB_COUNTERS:
+            out[k] = (float(sfb[-1][k]) - float(sfb[0][k])) / secs
+        qs = [float(x["qlen"]) for x in sfb]
+        out["qlen"] = sum(qs) / len(qs)
+        lim = _limit(r)
+        if not math.isnan(lim):
+            out["at limit"] = 100 * sum(q >= AT_LIMIT * lim for q in qs) / len(qs)
+    return out
 
 
 def _rate(r: Run) -> float:
@@ -184,8 +230,12 @@ def lowest_tcp(r: Run) -> float:
     return u.tcp_lowest if u is not None else math.nan
 
 
+def _summary(key: str, r: Run) -> float:
+    return float(r.meta.get(page.SUMMARY, {}).get(key, math.nan))
+
+
 def _p_m(r: Run) -> float:
-    return float(r.meta.get(page.SUMMARY, {}).get("p_m", math.nan))
+    return _summary("p_m", r)
 
 
 FIGS: dict[str, Figure] = {
@@ -201,7 +251,16 @@ FIGS: dict[str, Figure] = {
     "lowest TCP flow / fair share": Figure(lowest_tcp, ".3f", ""),
     "TCP Jain": Figure(lambda r: jain(r.goodputs), ".3f", ""),
     "TCP flows shut out %": Figure(shut_out_pct, ".1f", "points"),
+    "mean queue, packets": Figure(partial(_summary, "qlen"), ".0f", "packets"),
+    "records at the limit %": Figure(partial(_summary, "at limit"), ".0f", "points"),
+    **{f"{k} /s": Figure(partial(_summary, k), ".1f", "a second") for k in SFB_COUNTERS},
 }
+# the sfb family's drops by cause, beside Table III
+DROPS_FIGS = (
+    "mean queue, packets",
+    "records at the limit %",
+    *(f"{k} /s" for k in SFB_COUNTERS),
+)
 
 
 def cell_text(runs: list[Run], figure: str) -> str:
@@ -344,6 +403,10 @@ def evaluate(prof: Profile, c: Check) -> Outcome:
     bad = sorted({x for r in a[1] + b[1] if seed_of(r) in p.seeds for x in r.problems})
     if bad:
         notes.append(f"includes runs marked invalid ({', '.join(bad)})")
+    if c.figure in UDP_WINDOW_FIGS and any(
+        r.udp_whole_test for r in a[1] + b[1] if seed_of(r) in p.seeds
+    ):
+        notes.append(WHOLE_TEST_NOTE)
     return Outcome(c, p, (), tuple(notes), mean_ci([av[s] for s in p.seeds]))
 
 
@@ -730,7 +793,29 @@ def _table3_block(f: Folder | None, part: str) -> list[str]:
         udp = cell_text(runs, "nonresponsive loss, % of its datagrams") if runs else "-"
         seeds = page.seeds_cell(runs, f.wanted) if f is not None else "not attempted"
         lines.append(f"| {scheme} | `{q}` | {paper} | {ours} | {paper_udp} | {udp} | {seeds} |")
-    return [*lines, ""]
+    lines.append("")
+    if f is None:
+        return lines
+    whole = sum(bool(r.udp_whole_test) for r in f.runs)
+    if whole:
+        lines += [
+            f"In {whole} of these runs, {WHOLE_TEST_NOTE}: their nonresponsive and TCP "
+            "losses are over the whole test, not the measured window (the archives of before "
+            "2026-11-28 kept only the end of each UDP flow's iperf3 result).",
+            "",
+        ]
+    return [
+        *lines,
+        "Where the sfb family's drops fell, from its counters over the measured window (each "
+        "a second; the link carries about 825 frames a second): drops at the queue's limit "
+        "(`queuedrop`), at a bin's `max` (`bucketdrop`), early at p_min (`earlydrop`), by "
+        "the penalty's rate limit (`penaltydrop`), and ECN marks; the mean queue and the "
+        f"percent of aqmstat's records with the queue at {AT_LIMIT:.0%} of its limit or more. "
+        "A drop at the limit falls on whatever arrives, TCP or not; a TCP flow gets a mark "
+        "only where its bins' p_m has risen, which takes a bin above `target`.",
+        "",
+        *_rows_block(f, (*TABLE3_SFB, SFB_LINUX), DROPS_FIGS),
+    ]
 
 
 def _rows_block(f: Folder, configs: tuple[str, ...], figures: tuple[str, ...]) -> list[str]:

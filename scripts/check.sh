@@ -3,7 +3,8 @@
 #
 #  1. dependencies (scripts/deps.sh) and the cached test kernel
 #  2. host steps, each one TAP result: modules against the test kernel with
-#     W=1 and sparse (C=2), modules against the Debian kernels' headers
+#     W=1 and sparse (C=2), no writable global in them, modules against the
+#     Debian kernels' headers
 #     (bookworm, trixie, trixie-backports), tc plugins, checkpatch
 #     --strict, shellcheck, ruff, mypy, pytest
 #  3. the VM: insmod, KUnit, netns selftests, tc-testing (selftests/vm/guest.sh)
@@ -171,10 +172,12 @@ run_vm() {
 	aqm_log "VM stages: $(($(date +%s) - t0)) s"
 }
 
-echo "1..$([ "$lint_only" -eq 1 ] && echo 6 || echo $((14 + ${#distro_suites[@]})))" >"$host"
+echo "1..$([ "$lint_only" -eq 1 ] && echo 6 || echo $((15 + ${#distro_suites[@]})))" >"$host"
 if [ "$lint_only" -eq 0 ]; then
 	step "modules build against the test kernel (W=1, sparse)" \
 		make -C "$vmkdir" M="$AQM_TOP" W=1 C=2 modules
+	step "modules hold no writable global of their own (instances share nothing)" \
+		"$AQM_TOP/scripts/kernel/module-globals.sh"
 	step "tc plugins build" make tc
 	for suite in bookworm trixie sid; do
 		step "tc plugins build and run against $suite's iproute2" \

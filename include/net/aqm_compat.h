@@ -7,9 +7,8 @@
  *
  * Checked and the same from 6.1 to 7.3 (nothing to cover): struct Qdisc_ops
  * and Qdisc_class_ops, qdisc_tree_reduce_backlog(), tcf_classify() and the
- * tcf_block calls, the netlink policy and parse helpers (the range structs
- * stay non-const: 6.1 takes a plain pointer, 6.7 and later a const one, and
- * both accept one that is not const). The qdiscs use no timer or hrtimer
+ * tcf_block calls, the netlink policy and parse helpers (but for the range
+ * structs' const, below). The qdiscs use no timer or hrtimer
  * (their controllers run lazily), so the timer renames of 6.2-6.16
  * (del_timer_sync -> timer_delete_sync, from_timer -> timer_container_of,
  * hrtimer_init -> hrtimer_setup) do not concern them.
@@ -29,6 +28,19 @@
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
 #include <net/gso.h>
+#endif
+
+/*
+ * struct nla_policy points at an NLA_POLICY_FULL_RANGE() bound through a
+ * const pointer from 6.7 and a plain one before. The qdiscs' range tables
+ * are const where the kernel takes them so, read by netlink only, and the
+ * modules then hold no writable global of their own
+ * (scripts/kernel/module-globals.sh); on 6.1 they stay writable, unwritten.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
+#define AQM_NLA_RANGE_CONST const
+#else
+#define AQM_NLA_RANGE_CONST
 #endif
 
 /*

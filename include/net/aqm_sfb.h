@@ -1139,6 +1139,17 @@ static inline void aqm_sfb_warm(struct aqm_sfb *s, u64 now,
 }
 
 /**
+ * aqm_sfb_penalized() - whether the flow is rate-limited
+ * @res:	result of aqm_sfb_arrive()
+ *
+ * Return: true when p_min is 1: every bin of the flow is polluted.
+ */
+static inline bool aqm_sfb_penalized(const struct aqm_sfb_res *res)
+{
+	return res->p_min >= AQM_BLUE_ONE;
+}
+
+/**
  * aqm_sfb_warm_at_max() - does an arrival dropped at max still warm?
  * @s:		SFB state
  * @res:	its aqm_sfb_arrive() result
@@ -1152,18 +1163,7 @@ static inline bool aqm_sfb_warm_at_max(const struct aqm_sfb *s,
 				       const struct aqm_sfb_res *res)
 {
 	return (s->params.flags & AQM_SFB_WARM_RAISE) &&
-	       res->p_min >= AQM_BLUE_ONE;
-}
-
-/**
- * aqm_sfb_penalized() - whether the flow is rate-limited
- * @res:	result of aqm_sfb_arrive()
- *
- * Return: true when p_min is 1: every bin of the flow is polluted.
- */
-static inline bool aqm_sfb_penalized(const struct aqm_sfb_res *res)
-{
-	return res->p_min >= AQM_BLUE_ONE;
+	       aqm_sfb_penalized(res);
 }
 
 /**
@@ -1242,6 +1242,7 @@ static inline void aqm_sfb_remove(struct aqm_sfb *s,
 {
 	u32 sets = aqm_sfb_counted(s, cb->tag), b, l;
 	u32 levels = s->levels, nbins = s->nbins, shift = s->shift;
+	bool packed_idx = cb->tag & AQM_SFB_TAG_IDX;
 	u16 idx[AQM_SFB_LEVELS_MAX];
 
 	for (b = 0; b < 2; b++) {
@@ -1254,11 +1255,10 @@ static inline void aqm_sfb_remove(struct aqm_sfb *s,
 			continue;
 		row = aqm_sfb_bin_at(s, b, 0, 0);
 		gen = s->set[b].gen;
-		if (!(cb->tag & AQM_SFB_TAG_IDX))
+		if (!packed_idx)
 			aqm_sfb_hash(s, b, cb->id, idx);
 		for (l = 0; l < levels; l++, row += nbins) {
-			u32 n = cb->tag & AQM_SFB_TAG_IDX ?
-				packed & (nbins - 1) : idx[l];
+			u32 n = packed_idx ? packed & (nbins - 1) : idx[l];
 			struct aqm_sfb_bin *bin = aqm_sfb_fresh(s, row + n, gen);
 
 			packed >>= shift;

@@ -244,31 +244,31 @@ static struct sk_buff *afd_qdisc_dequeue(struct Qdisc *sch)
 	return aqm_rate_dequeue_head(sch, &q->rate, now);
 }
 
-static struct netlink_range_validation afd_qlen_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation afd_qlen_range = {
 	.min = 1, .max = 1 << 20,
 };
 
-static struct netlink_range_validation afd_target_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation afd_target_range = {
 	.min = 0, .max = USEC_PER_SEC,
 };
 
-static struct netlink_range_validation afd_tupdate_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation afd_tupdate_range = {
 	.min = 100, .max = USEC_PER_SEC,
 };
 
-static struct netlink_range_validation afd_shadow_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation afd_shadow_range = {
 	.min = 1, .max = AQM_SHADOW_MAX,
 };
 
-static struct netlink_range_validation afd_sample_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation afd_sample_range = {
 	.min = 1, .max = 65536,
 };
 
-static struct netlink_range_validation afd_flows_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation afd_flows_range = {
 	.min = 0, .max = AQM_SHADOW_MAX,
 };
 
-static struct netlink_range_validation afd_avpkt_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation afd_avpkt_range = {
 	.min = 40, .max = 65535,
 };
 

@@ -189,27 +189,27 @@ static struct sk_buff *ared_qdisc_dequeue(struct Qdisc *sch)
 	return skb;
 }
 
-static struct netlink_range_validation ared_limit_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation ared_limit_range = {
 	.min = 1, .max = 1 << 20,
 };
 
-static struct netlink_range_validation ared_th_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation ared_th_range = {
 	.min = 0, .max = (1U << 31) - 1,
 };
 
-static struct netlink_range_validation ared_target_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation ared_target_range = {
 	.min = 10, .max = 10 * USEC_PER_SEC,
 };
 
-static struct netlink_range_validation ared_interval_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation ared_interval_range = {
 	.min = USEC_PER_MSEC, .max = 60 * USEC_PER_SEC,
 };
 
-static struct netlink_range_validation ared_rate_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation ared_rate_range = {
 	.min = 1000, .max = 1ULL << 40,
 };
 
-static struct netlink_range_validation ared_avpkt_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation ared_avpkt_range = {
 	.min = 40, .max = 65535,
 };
 

@@ -220,15 +220,15 @@ static struct sk_buff *blue_qdisc_dequeue(struct Qdisc *sch)
 	return skb;
 }
 
-static struct netlink_range_validation blue_limit_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation blue_limit_range = {
 	.min = 1, .max = BLUE_MAX_LIMIT,
 };
 
-static struct netlink_range_validation blue_bytelimit_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation blue_bytelimit_range = {
 	.min = BLUE_MIN_BYTELIMIT, .max = BLUE_MAX_BYTELIMIT,
 };
 
-static struct netlink_range_validation blue_freeze_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation blue_freeze_range = {
 	.min = USEC_PER_MSEC, .max = 10 * USEC_PER_SEC,
 };
 

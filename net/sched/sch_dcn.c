@@ -315,31 +315,31 @@ static struct sk_buff *dcn_qdisc_dequeue(struct Qdisc *sch)
 	return aqm_rate_dequeue_head(sch, &q->rate, now);
 }
 
-static struct netlink_range_validation dcn_qlen_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation dcn_qlen_range = {
 	.min = 1, .max = 1 << 20,
 };
 
-static struct netlink_range_validation dcn_time_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation dcn_time_range = {
 	.min = 0, .max = USEC_PER_SEC,
 };
 
-static struct netlink_range_validation dcn_tupdate_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation dcn_tupdate_range = {
 	.min = 100, .max = USEC_PER_SEC,
 };
 
-static struct netlink_range_validation dcn_period_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation dcn_period_range = {
 	.min = USEC_PER_MSEC, .max = 60 * USEC_PER_SEC,
 };
 
-static struct netlink_range_validation dcn_threshold_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation dcn_threshold_range = {
 	.min = 1, .max = 65535,
 };
 
-static struct netlink_range_validation dcn_sb_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation dcn_sb_range = {
 	.min = 1, .max = AQM_SB_MAX,
 };
 
-static struct netlink_range_validation dcn_hb_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation dcn_hb_range = {
 	.min = 1, .max = AQM_FTAB_MAX,
 };
 

@@ -160,23 +160,23 @@ static struct sk_buff *pi_qdisc_dequeue(struct Qdisc *sch)
 	return qdisc_dequeue_head(sch);
 }
 
-static struct netlink_range_validation pi_limit_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation pi_limit_range = {
 	.min = 1, .max = 1 << 20,
 };
 
-static struct netlink_range_validation pi_tupdate_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation pi_tupdate_range = {
 	.min = 100, .max = USEC_PER_SEC,
 };
 
-static struct netlink_range_validation pi_rtt_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation pi_rtt_range = {
 	.min = USEC_PER_MSEC, .max = 10 * USEC_PER_SEC,
 };
 
-static struct netlink_range_validation pi_flows_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation pi_flows_range = {
 	.min = 1, .max = 65535,
 };
 
-static struct netlink_range_validation pi_avpkt_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation pi_avpkt_range = {
 	.min = 40, .max = 65535,
 };
 

@@ -199,20 +199,20 @@ static struct sk_buff *rem_qdisc_dequeue(struct Qdisc *sch)
 	return qdisc_dequeue_head(sch);
 }
 
-static struct netlink_range_validation rem_limit_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation rem_limit_range = {
 	.min = 1, .max = 1 << 20,
 };
 
-static struct netlink_range_validation rem_tupdate_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation rem_tupdate_range = {
 	.min = 100, .max = USEC_PER_SEC,
 };
 
-static struct netlink_range_validation rem_avpkt_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation rem_avpkt_range = {
 	.min = 40, .max = 65535,
 };
 
 /* up to 2^40 bytes/s (8.8 Tbit/s): rate * T * 2^8 stays below 2^63 */
-static struct netlink_range_validation rem_rate_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation rem_rate_range = {
 	.min = 0, .max = 1ULL << 40,
 };
 

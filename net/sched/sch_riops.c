@@ -226,31 +226,31 @@ static struct sk_buff *riops_qdisc_dequeue(struct Qdisc *sch)
 	return skb;
 }
 
-static struct netlink_range_validation riops_limit_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation riops_limit_range = {
 	.min = 1, .max = 1 << 20,
 };
 
-static struct netlink_range_validation riops_short_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation riops_short_range = {
 	.min = 0, .max = U32_MAX,
 };
 
-static struct netlink_range_validation riops_timeout_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation riops_timeout_range = {
 	.min = USEC_PER_MSEC, .max = 3600 * USEC_PER_SEC,
 };
 
-static struct netlink_range_validation riops_flows_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation riops_flows_range = {
 	.min = 1, .max = AQM_SB_MAX,
 };
 
-static struct netlink_range_validation riops_th_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation riops_th_range = {
 	.min = 0, .max = RIOPS_TH_MAX,
 };
 
-static struct netlink_range_validation riops_rate_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation riops_rate_range = {
 	.min = 1000, .max = 1ULL << 40,
 };
 
-static struct netlink_range_validation riops_avpkt_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation riops_avpkt_range = {
 	.min = 40, .max = 65535,
 };
 

@@ -436,11 +436,11 @@ static void sfb_destroy(struct Qdisc *sch)
 }
 
 /* not const: Linux 6.1's NLA_POLICY_FULL_RANGE() takes a plain pointer */
-static struct netlink_range_validation sfb_penalty_bytes_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation sfb_penalty_bytes_range = {
 	.min = 0, .max = U32_MAX,
 };
 
-static struct netlink_range_validation sfb_red_interval_range = {
+static AQM_NLA_RANGE_CONST struct netlink_range_validation sfb_red_interval_range = {
 	.max = SFB_RED_INTERVAL_MAX_US,
 };
 

@@ -126,6 +126,21 @@ def web_restore(text: str) -> str:
 INTERVAL_KEYS = ("start", "end", "bytes")
 
 
+def interval_streams(j: dict[str, Any], keys: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The intervals of iperf3 output J, each with only its receiving
+    streams and of those only KEYS."""
+    return [
+        {
+            "streams": [
+                {k: st[k] for k in keys if k in st}
+                for st in (iv.get("streams") or [] if isinstance(iv, dict) else [])
+                if receiving(st)
+            ]
+        }
+        for iv in j.get("intervals") or []
+    ]
+
+
 def tcp_slim(j: dict[str, Any]) -> dict[str, Any]:
     """What the report reads of a TCP flow's iperf3 output J: its "end";
     of a flow that never connected, that it did not; of one that connected
@@ -153,16 +168,7 @@ def tcp_slim(j: dict[str, Any]) -> dict[str, Any]:
     test = start.get("test_start")
     if isinstance(test, dict) and "duration" in test:
         out["start"]["test_start"] = {"duration": test["duration"]}
-    out["intervals"] = [
-        {
-            "streams": [
-                {k: st[k] for k in INTERVAL_KEYS if k in st}
-                for st in (iv.get("streams") or [] if isinstance(iv, dict) else [])
-                if receiving(st)
-            ]
-        }
-        for iv in j.get("intervals") or []
-    ]
+    out["intervals"] = interval_streams(j, INTERVAL_KEYS)
     if "error" in j:
         out["error"] = j["error"]
     return out
@@ -184,16 +190,7 @@ def udp_slim(j: dict[str, Any]) -> dict[str, Any]:
     if "start" in j and not j["start"].get("connected"):
         out["start"] = {"connected": []}
         return out
-    out["intervals"] = [
-        {
-            "streams": [
-                {k: st[k] for k in UDP_INTERVAL_KEYS if k in st}
-                for st in (iv.get("streams") or [] if isinstance(iv, dict) else [])
-                if receiving(st)
-            ]
-        }
-        for iv in j.get("intervals") or []
-    ]
+    out["intervals"] = interval_streams(j, UDP_INTERVAL_KEYS)
     return out
 
 

@@ -264,6 +264,15 @@ def test_udp_losses_are_counted_over_the_window() -> None:
     assert udp_window_counts([_udp_json([], connected=False), text], 0.0, 1.0) == [(100, 50, 1.0)]
 
 
+def test_a_gap_that_began_before_the_window_is_not_counted_in_it() -> None:
+    # 100 datagrams a second for 10 s; nothing arrived from 3 s to 7 s, and
+    # the receiver learnt of the 499 lost only at 7 s, when one arrived
+    text = _udp_json([(100, 0)] * 3 + [(0, 0)] * 4 + [(500, 499)] + [(100, 0)] * 2)
+    # in [5, 10] 500 were sent (the whole test's rate) and 201 received;
+    # the receiver's own intervals would say 700 sent and 499 lost
+    assert udp_window_counts([text], 5.0, 10.0) == [(500, 299, 5.0)]
+
+
 def test_udp_flows_archived_without_intervals_count_their_whole_test() -> None:
     windowed = _udp_json([(100, 50)] * 3)
     # as archives of before 2026-11-28 kept them: the end only

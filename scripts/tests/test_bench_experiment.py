@@ -149,7 +149,21 @@ def test_setup_commands() -> None:
     exp = _exp()
     tb = testbed.make(exp, "wbT")
     cmds = [" ".join(c) for c in testbed.setup(tb, exp, ecn=True)]
-    assert cmds.count("ip link add bl0 netns wbT-rl type veth peer name br0 netns wbT-rr") == 1
+    link = (
+        "ip link add bl0 netns wbT-rl address 02:00:0a:00:00:01 type veth "
+        "peer name br0 netns wbT-rr address 02:00:0a:00:00:02"
+    )
+    assert cmds.count(link) == 1
+    # only the workload crosses the bottleneck: no IPv6 on it, and each
+    # router knows the other's MAC for good (no ARP probe after a run),
+    # set once its address is up
+    for ns, dev, peer, mac in (
+        ("wbT-rl", "bl0", "10.0.0.2", "02:00:0a:00:00:02"),
+        ("wbT-rr", "br0", "10.0.0.1", "02:00:0a:00:00:01"),
+    ):
+        assert f"ip netns exec {ns} sysctl -qw net.ipv6.conf.{dev}.disable_ipv6=1" in cmds
+        neigh = f"ip -n {ns} neigh replace {peer} lladdr {mac} dev {dev} nud permanent"
+        assert cmds.index(neigh) > cmds.index(f"ip -n {ns} link set {dev} up")
     # every client's access link delays half its RTT each way, nothing else
     for i, c in enumerate(tb.clients, start=1):
         half = f"{c.rtt_ms / 2:.3f}ms"

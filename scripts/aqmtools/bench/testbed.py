@@ -109,6 +109,32 @@ def _link(a_ns: str, a_dev: str, b_ns: str, b_dev: str) -> Cmd:
     return f"ip link add {a_dev} netns {a_ns} type veth peer name {b_dev} netns {b_ns}".split()
 
 
+# The MACs of the bottleneck link's two ends, bl0 (left) and br0 (right).
+# Only the workload crosses it: its neighbours are permanent (no ARP probe
+# leaves a router seconds after the traffic stopped, between the samplers'
+# last record and tc-after.json) and it has no IPv6 (no DAD, MLD or router
+# solicitation), so the qdisc's counters are the workload's alone.
+BOTTLENECK_MACS = ("02:00:0a:00:00:01", "02:00:0a:00:00:02")
+
+
+def _bottleneck_link(tb: Testbed) -> list[Cmd]:
+    (lmac, rmac), (lns, rns) = BOTTLENECK_MACS, (tb.left, tb.right)
+    return [
+        f"ip link add bl0 netns {lns} address {lmac} type veth "
+        f"peer name br0 netns {rns} address {rmac}".split(),
+        _ns(lns, "sysctl -qw net.ipv6.conf.bl0.disable_ipv6=1"),
+        _ns(rns, "sysctl -qw net.ipv6.conf.br0.disable_ipv6=1"),
+    ]
+
+
+def _bottleneck_neighbours(tb: Testbed) -> list[Cmd]:
+    (lmac, rmac), (lns, rns) = BOTTLENECK_MACS, (tb.left, tb.right)
+    return [
+        _ns(lns, f"ip neigh replace 10.0.0.2 lladdr {rmac} dev bl0 nud permanent"),
+        _ns(rns, f"ip neigh replace 10.0.0.1 lladdr {lmac} dev br0 nud permanent"),
+    ]
+
+
 def _htb_class(ns: str, dev: str, verb: str, rate_bps: int) -> Cmd:
     burst = htb_burst(rate_bps)
     rate = f"{rate_bps}bit"
@@ -161,7 +187,7 @@ def _leaf(ns: str, dev: str, spec: str) -> Cmd:
 def setup(tb: Testbed, exp: Experiment, ecn: bool) -> list[Cmd]:
     """Commands that build TB (with a pfifo leaf at each bottleneck)."""
     cmds: list[Cmd] = [["ip", "netns", "add", ns] for ns in tb.namespaces]
-    cmds.append(_link(tb.left, "bl0", tb.right, "br0"))
+    cmds += _bottleneck_link(tb)
     addrs = [(tb.left, "bl0", "10.0.0.1/30"), (tb.right, "br0", "10.0.0.2/30")]
     for i, c in enumerate(tb.clients, start=1):
         cmds.append(_link(c.ns, "eth0", tb.left, f"c{i}"))
@@ -175,6 +201,7 @@ def setup(tb: Testbed, exp: Experiment, ecn: bool) -> list[Cmd]:
         cmds.append(_ns(ns, f"ip link set {dev} up"))
     cmds += [_ns(ns, "ip link set lo up") for ns in tb.namespaces]
     cmds += [_ns(r, "sysctl -qw net.ipv4.ip_forward=1") for r in (tb.left, tb.right)]
+    cmds += _bottleneck_neighbours(tb)
     cmds.append(_ns(tb.left, "ip route add 10.2.0.0/16 via 10.0.0.2"))
     cmds.append(_ns(tb.right, "ip route add 10.1.0.0/16 via 10.0.0.1"))
     sysctls, route = host_profile(exp)

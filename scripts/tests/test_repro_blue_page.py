@@ -395,3 +395,42 @@ def test_summarize_counts_sfbs_drops_by_cause_over_the_window(tmp_path: Path) ->
     # the records of 2..10 s: 2-5 at 100 packets, 6-10 at 199 (limit 200)
     assert s["qlen"] == pytest.approx((4 * 100 + 5 * 199) / 9)
     assert s["at limit"] == pytest.approx(100 * 5 / 9)
+
+
+# --- Table III's cause, tested ----------------------------------------------------------
+
+
+def _cause(q: str, ld: float, s: int) -> Fig:
+    """sfb at limit 200 drops 120 packets a second, 100 of them the UDP
+    flow's (of 900); the others 205, 200 of them the UDP flow's."""
+    k = s - SEEDS[0]
+    if q == "sfb":
+        return Fig(loss=15.0 + 0.5 * k, udp=[(900, 100 + 3 * k)], tcp=[1e6] * 4)
+    return Fig(loss=25.625 + 0.25 * k, udp=[(900, 200 + k)], tcp=[1e6] * 4)
+
+
+def test_the_cause_section_reads_its_own_folder(tmp_path: Path) -> None:
+    out = tmp_path / bp.CAUSE
+    out.mkdir()
+    src = plan.EXPERIMENTS / f"{bp.CAUSE}.toml"
+    shutil.copy(src, out / "experiment.toml")
+    exp = load(src.read_text())
+    names = [q.name for q in exp.qdiscs]
+    assert tuple(names) == bp.CAUSE_CONFIGS
+    for q, ld, _, s in exp.runs(list(SEEDS)):
+        _run(out, bp.CAUSE, names.index(q.name), q.name, ld, s, _cause(q.name, ld, s))
+    text = bp.blue_page([out])
+    sec = text[text.index("## Table III's cause, tested") :]
+    sec = sec[: sec.index("\n## ", 5)]
+    assert "Not run yet" not in sec
+    # sfb-limit500 minus sfb: TCP loss (drops less the UDP losses, as
+    # frames of the link) lower, the UDP flow's loss higher
+    pairs = sec[sec.index("Paired by seed with the reproduction's setting") :]
+    row = next(x for x in pairs.splitlines() if x.startswith("| `sfb-limit500` |"))
+    tcp, udp = (x.strip(" |") for x in row.split(" | ")[1:3])
+    assert tcp.endswith(", lower") and udp.endswith(", higher")
+    # not a part of either host profile: no "left out" note, Table III's
+    # cells not attempted
+    assert "left out" not in text
+    empty = bp.blue_page([])
+    assert "Not run yet." in empty[empty.index("## Table III's cause, tested") :]

@@ -372,6 +372,10 @@ def _choose(
     return q, runs[q]
 
 
+def _by_seed(runs: list[Run], fig: Figure) -> dict[int, float]:
+    return {seed_of(r): fig.of(r) for r in runs}
+
+
 def evaluate(prof: Profile, c: Check) -> Outcome:
     """C on a host profile's runs: in its folder of C's part."""
     assert isinstance(c, Cmp)
@@ -387,11 +391,8 @@ def evaluate(prof: Profile, c: Check) -> Outcome:
     if missing:
         return Outcome(c, None, missing, ())
     assert not isinstance(a, str) and not isinstance(b, str)
-    bv = {seed_of(r): fig.of(r) for r in b[1]}
-    if c.bound is not None:
-        av = dict.fromkeys(bv, c.bound)
-    else:
-        av = {seed_of(r): fig.of(r) for r in a[1]}
+    bv = _by_seed(b[1], fig)
+    av = dict.fromkeys(bv, c.bound) if c.bound is not None else _by_seed(a[1], fig)
     p = paired(av, bv)
     if not p.diff.n:
         return Outcome(c, p, (f"no seed with a {c.figure} of both in `{f.name}`",), ())
@@ -946,10 +947,6 @@ CAUSE_FIGS = (
 CAUSE_PAIRED = ("TCP loss, % of link", "nonresponsive loss, % of its datagrams")
 
 
-def _by_seed(runs: list[Run], figure: str) -> dict[int, float]:
-    return {seed_of(r): FIGS[figure].of(r) for r in runs}
-
-
 def _paired_block(f: Folder, base: str, configs: tuple[str, ...]) -> list[str]:
     lines = [
         "| configuration minus `" + base + "` | " + " | ".join(CAUSE_PAIRED) + " |",
@@ -959,7 +956,7 @@ def _paired_block(f: Folder, base: str, configs: tuple[str, ...]) -> list[str]:
     for q in configs:
         b_runs = page.cell(f.results, q, LOAD, ECN)
         cells = [
-            paired(_by_seed(a_runs, x), _by_seed(b_runs, x)).verdict(FIGS[x].spec)
+            paired(_by_seed(a_runs, FIGS[x]), _by_seed(b_runs, FIGS[x])).verdict(FIGS[x].spec)
             for x in CAUSE_PAIRED
         ]
         lines.append(f"| `{q}` | " + " | ".join(cells) + " |")
@@ -987,7 +984,8 @@ def cause_section(f: Folder | None) -> list[str]:
     ]
     where = (
         f"The page reads its runs when `build/bench/{CAUSE}` is among the page command's "
-        f"folders (after the plan's, above); they come from `{_shown_cmd(CAUSE)}`."
+        "folders (after the plan's, above); they come from `scripts/bench.sh "
+        f"scripts/bench/experiments/{CAUSE}.toml --keep --seed N`."
     )
     if f is None or not f.runs:
         return [*lines, f"Not run yet. {where}", ""]
@@ -999,10 +997,6 @@ def cause_section(f: Folder | None) -> list[str]:
     lines += _paired_block(f, "sfb", CAUSE_CONFIGS[1:])
     lines += ["And with RED (claim (k): SFB's TCP loss below RED's):", ""]
     return lines + _paired_block(f, "red", CAUSE_SFB)
-
-
-def _shown_cmd(name: str) -> str:
-    return f"scripts/bench.sh scripts/bench/experiments/{name}.toml --keep --seed N"
 
 
 def blue_page(dirs: list[Path]) -> str:

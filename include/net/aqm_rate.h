@@ -17,24 +17,41 @@
  * packet carries in its qdisc_skb_cb the time it was enqueued. When a packet
  * leaves that was already queued when the one before it left, the link was
  * busy the whole time between the two departures, and that interval is one
- * packet's service time. The intervals are summed over AQM_RATE_PKTS such
- * departures, and
+ * packet's service time. A sample sums such intervals until it holds at
+ * least AQM_RATE_PKTS of them and AQM_RATE_SPAN_NS of busy time, and the
+ * estimate is the ratio of two averages of the samples, each with weight
+ * 1/8 (AQM_RATE_EWMA_SHIFT):
  *
- *   sample = AQM_RATE_PKTS / (sum of the intervals)     (packets per second)
+ *   rate = avg(packets of a sample) / avg(busy time of a sample)
  *
- * is averaged with weight 1/8 (AQM_RATE_EWMA_SHIFT). Idle time never enters
- * a sample: a packet that found the queue empty starts no interval. This is
- * what PIE measures over a cycle of dequeued bytes that begins with a queue
- * of 16 KB (RFC 8033, section 5.2), taken here from any busy stretch, even a
- * short one, which matters at low rates where a queue held at the target is
- * only a few packets long. (The packets' sojourn times would not do: a
- * packet that found n packets ahead waits n service times plus part of the
- * one under way, so n / sojourn reads the rate low, by a third at n = 1.)
+ * Idle time never enters a sample: a packet that found the queue empty
+ * starts no interval. This is what PIE measures over a cycle of dequeued
+ * bytes that begins with a queue of 16 KB (RFC 8033, section 5.2), taken
+ * here from any busy stretch, even a short one, which matters at low rates
+ * where a queue held at the target is only a few packets long. (The
+ * packets' sojourn times would not do: a packet that found n packets ahead
+ * waits n service times plus part of the one under way, so n / sojourn
+ * reads the rate low, by a third at n = 1.)
+ *
+ * Bursts. A parent shaper or a NIC can release packets in bursts: htb
+ * sends its bucket (15 KB by default) back to back when its timer fires
+ * late, a driver's bulk dequeue a batch. A sample that falls inside a burst
+ * reads many times the link, and the time before the burst, counted as
+ * busy, goes to the sample after it. An average of the samples' rates
+ * weighs the short sample as much as the long one and reads high (16
+ * departures 10 us apart, in bursts of 40 that leave every 48 ms on a
+ * 10 Mbit/s link, averaged 66 to 89 times the link's 833 packets/s;
+ * KUnit aqm_dcn_rate_bursts). Averaging packets and time apart weighs each
+ * sample by its time, and the span makes a sample long enough to hold a
+ * burst and the wait around it: 10 ms, over a shaper's bucket at 10 Mbit/s
+ * (12 ms) and many a scheduler's timer slack. At 1 Gbit/s and above a
+ * sample is the span (833 packets of 1500 bytes at 1 Gbit/s); below
+ * 13 Mbit/s it is the AQM_RATE_PKTS departures.
  *
  * Units: packets per second in fixed point with AQM_RATE_SHIFT = 8
  * fractional bits (1/256 packet/s). Cost per packet: one ktime read at
- * enqueue (the qdisc already takes one) and a compare and an add at
- * dequeue; one division per AQM_RATE_PKTS busy departures.
+ * enqueue (the qdisc already takes one) and two compares and adds at
+ * dequeue; one division per sample.
  */
 #ifndef __NET_AQM_RATE_H
 #define __NET_AQM_RATE_H
@@ -48,6 +65,7 @@
 #define AQM_RATE_SHIFT		8
 #define AQM_RATE_EWMA_SHIFT	3
 #define AQM_RATE_PKTS		16
+#define AQM_RATE_SPAN_NS	(10 * NSEC_PER_MSEC)
 
 /**
  * struct aqm_rate_cb - what a packet carries in qdisc_skb_cb()->data
@@ -64,6 +82,9 @@ struct aqm_rate_cb {
  * @last_ns:	time of the last departure
  * @busy_ns:	busy intervals summed since the last sample
  * @busy_pkts:	number of those intervals
+ * @avg_pkts:	average packets of a sample, 2^-(AQM_RATE_SHIFT +
+ *		AQM_RATE_EWMA_SHIFT) units
+ * @avg_ns:	average busy time of a sample, 2^-AQM_RATE_EWMA_SHIFT ns
  */
 struct aqm_rate {
 	u64 pps;
@@ -71,6 +92,8 @@ struct aqm_rate {
 	u64 last_ns;
 	u64 busy_ns;
 	u32 busy_pkts;
+	u64 avg_pkts;
+	u64 avg_ns;
 };
 
 static inline struct aqm_rate_cb *aqm_rate_cb(const struct sk_buff *skb)
@@ -90,19 +113,6 @@ static inline void aqm_rate_enqueue(struct sk_buff *skb, u64 now)
 }
 
 /**
- * aqm_rate_sample() - packets per second of @pkts departures in @ns
- * @pkts:	departures, < 2^16
- * @ns:		their busy time, > 0
- *
- * Return: @pkts / @ns in packets per second, 2^-AQM_RATE_SHIFT units
- * (the numerator is below 2^54).
- */
-static inline u64 aqm_rate_sample(u32 pkts, u64 ns)
-{
-	return div64_u64(((u64)pkts * NSEC_PER_SEC) << AQM_RATE_SHIFT, ns);
-}
-
-/**
  * aqm_rate_dequeue() - account a departure
  * @r:		the estimate
  * @skb:	the leaving packet, stamped by aqm_rate_enqueue()
@@ -111,19 +121,23 @@ static inline u64 aqm_rate_sample(u32 pkts, u64 ns)
 static inline void aqm_rate_dequeue(struct aqm_rate *r,
 				    const struct sk_buff *skb, u64 now)
 {
-	u64 s;
-
 	if (aqm_rate_cb(skb)->enq_ns <= r->last_ns && now > r->last_ns) {
 		/* queued when the previous packet left: a busy interval */
 		r->busy_ns += now - r->last_ns;
-		if (++r->busy_pkts == AQM_RATE_PKTS) {
-			s = aqm_rate_sample(r->busy_pkts, r->busy_ns);
-			if (!r->samples)
-				r->pps = s;
-			else if (s >= r->pps)
-				r->pps += (s - r->pps) >> AQM_RATE_EWMA_SHIFT;
-			else
-				r->pps -= (r->pps - s) >> AQM_RATE_EWMA_SHIFT;
+		if (++r->busy_pkts >= AQM_RATE_PKTS &&
+		    r->busy_ns >= AQM_RATE_SPAN_NS) {
+			if (!r->samples) {
+				r->avg_pkts = (u64)r->busy_pkts <<
+					      (AQM_RATE_SHIFT + AQM_RATE_EWMA_SHIFT);
+				r->avg_ns = r->busy_ns << AQM_RATE_EWMA_SHIFT;
+			} else {
+				r->avg_pkts += ((u64)r->busy_pkts << AQM_RATE_SHIFT) -
+					       (r->avg_pkts >> AQM_RATE_EWMA_SHIFT);
+				r->avg_ns += r->busy_ns -
+					     (r->avg_ns >> AQM_RATE_EWMA_SHIFT);
+			}
+			r->pps = mul_u64_u64_div_u64(r->avg_pkts, NSEC_PER_SEC,
+						     r->avg_ns);
 			r->samples++;
 			r->busy_ns = 0;
 			r->busy_pkts = 0;

@@ -103,8 +103,9 @@
  * Rate samples before pref is seeded (aqm_dcn_pref_seed()): the first ones
  * can read a parent's burst (htb's 15 KB after an idle period leave at
  * once), and the first sets the average outright; after 16 its weight is
- * (7/8)^15, 13%. 16 samples of 16 busy departures: 3 ms at 1 Gbit/s,
- * 0.3 s at 10 Mbit/s, where the seed changes nothing anyway.
+ * (7/8)^15, 13%. 16 samples, each of at least 16 busy departures and
+ * 10 ms (include/net/aqm_rate.h): 0.16 s at 1 Gbit/s, 0.3 s at 10 Mbit/s,
+ * where the seed changes nothing anyway.
  */
 #define DCN_SEED_SAMPLES	16
 

@@ -44,9 +44,9 @@
  * KUnit aqm_dcn_rate_bursts). Averaging packets and time apart weighs each
  * sample by its time, and the span makes a sample long enough to hold a
  * burst and the wait around it: 10 ms, over a shaper's bucket at 10 Mbit/s
- * (12 ms) and many a scheduler's timer slack. At 1 Gbit/s and above a
- * sample is the span (833 packets of 1500 bytes at 1 Gbit/s); below
- * 13 Mbit/s it is the AQM_RATE_PKTS departures.
+ * (12 ms) and many a scheduler's timer slack. With packets of 1500 bytes
+ * a sample is the span above 19.2 Mbit/s (833 packets at 1 Gbit/s) and
+ * the AQM_RATE_PKTS departures below it.
  *
  * Units: packets per second in fixed point with AQM_RATE_SHIFT = 8
  * fractional bits (1/256 packet/s). Cost per packet: one ktime read at
@@ -81,19 +81,19 @@ struct aqm_rate_cb {
  * @samples:	samples taken
  * @last_ns:	time of the last departure
  * @busy_ns:	busy intervals summed since the last sample
- * @busy_pkts:	number of those intervals
  * @avg_pkts:	average packets of a sample, 2^-(AQM_RATE_SHIFT +
  *		AQM_RATE_EWMA_SHIFT) units
  * @avg_ns:	average busy time of a sample, 2^-AQM_RATE_EWMA_SHIFT ns
+ * @busy_pkts:	number of the busy intervals since the last sample
  */
 struct aqm_rate {
 	u64 pps;
 	u64 samples;
 	u64 last_ns;
 	u64 busy_ns;
-	u32 busy_pkts;
 	u64 avg_pkts;
 	u64 avg_ns;
+	u32 busy_pkts;
 };
 
 static inline struct aqm_rate_cb *aqm_rate_cb(const struct sk_buff *skb)

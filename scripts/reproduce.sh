@@ -99,13 +99,15 @@ for entry in "${entries[@]}"; do
 	"$AQM_TOP/scripts/bench/publish.sh" "${part[@]}" "$out" "$name" "$note"
 done
 # the paper's page, from what there is so far (a claim whose data is
-# missing says "not attempted"): aqmtools/repro/page.py
-# (paths relative to the top when they are under it: the page names them)
+# missing says "not attempted"): aqmtools/repro/page.py, from the folders
+# plan.page_folders gives (the files', then any the page reads besides,
+# run by hand); paths relative to the top when they are under it, since
+# the page names them
 dirs=()
-for entry in "${entries[@]}"; do
-	dir=$bench_dir/${entry##* }
+while read -r name; do
+	dir=$bench_dir/$name
 	dirs+=("${dir#"$AQM_TOP/"}")
-done
+done < <(plan folders "$paper")
 mkdir -p "$AQM_TOP/docs/reproduction"
 (cd "$AQM_TOP" && PYTHONPATH=scripts python3 -m aqmtools.repro.page "$paper" \
 	"docs/reproduction/$paper.md" "${dirs[@]}")

@@ -284,6 +284,37 @@ def test_reproduce_runs_what_is_missing_and_publishes(tmp_path: Path) -> None:
     assert [c.split(" ")[0] for c in reproduce("dcn")] == ["publish", "publish"]
 
 
+def test_reproduce_gives_the_page_its_extras_folders(tmp_path: Path) -> None:
+    tree = _stub_tree(tmp_path)
+    planpy = tree / "scripts/aqmtools/repro/plan.py"
+    text = planpy.read_text()
+    assert "PAGE_EXTRAS: dict[str, tuple[str, ...]] = {" in text
+    planpy.write_text(
+        text.replace(
+            "PAGE_EXTRAS: dict[str, tuple[str, ...]] = {",
+            'PAGE_EXTRAS: dict[str, tuple[str, ...]] = {"dcn": ("why-extra",),',
+        )
+    )
+    bench = tmp_path / "bench"
+    env = dict(os.environ, AQM_BENCH_DIR=str(bench), STUB_LOG=str(tmp_path / "log"))
+    p = subprocess.run(
+        ["bash", str(tree / "scripts/reproduce.sh"), "--seed", "101", "dcn"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    assert p.returncode == 0, p.stderr
+    page_md = (tree / "docs/reproduction/dcn.md").read_text()
+    given = [ln for ln in page_md.splitlines() if ln.startswith("This page is generated")]
+    assert given and given[0].endswith(
+        f"{bench}/repro-dcn-linux {bench}/why-extra. Do not edit it by hand."
+    )
+    assert "build/bench/repro-dcn-linux build/bench/why-extra\n" in page_md
+
+
 def test_make_reproduce_passes_the_paper_and_the_dry_run() -> None:
     def make_n(*args: str) -> str:
         cmd = ["make", "-s", "-n", "-C", str(TOP), "reproduce", *args]

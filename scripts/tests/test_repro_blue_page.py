@@ -434,3 +434,9 @@ def test_the_cause_section_reads_its_own_folder(tmp_path: Path) -> None:
     assert "left out" not in text
     empty = bp.blue_page([])
     assert "Not run yet." in empty[empty.index("## Table III's cause, tested") :]
+
+
+def test_the_cause_folder_is_a_page_extra_the_command_names() -> None:
+    assert bp.CAUSE in plan.PAGE_EXTRAS["blue"]
+    assert plan.page_folders("blue")[-1] == bp.CAUSE
+    assert all(e.name != bp.CAUSE for e in map(plan.read, plan.paper_files("blue")))

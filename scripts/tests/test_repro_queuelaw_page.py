@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from reprocheck import TOP, page_and_plan, page_text, run_python, unquoted_markers
+from reprocheck import page_and_plan, page_text, unquoted_markers
 from tcdump import tc_dump
 
 from aqmtools.bench.experiment import Experiment, load
@@ -388,14 +388,3 @@ def test_module_entry_writes_the_page_and_the_plan_prints(tmp_path: Path) -> Non
     assert dry.startswith("reproduce queuelaw: 6 experiment files, about 15 h 12 min")
     assert "loads 100% (long flows in steps: 17 at 0 s, 33 at 50 s" in dry
     assert "repro-queuelaw-steps-linux.toml --keep --seed 105 (about 16 min)" in dry
-
-
-def test_the_repositorys_page_is_the_one_generated_with_no_runs(tmp_path: Path) -> None:
-    dirs = [f"build/bench/{e.stem}" for e in plan.paper_files("queuelaw")]
-    want = (TOP / "docs/reproduction/queuelaw.md").read_text()
-    missing = [d for d in dirs if (TOP / d).exists()]
-    if missing:
-        pytest.skip(f"results folders exist here ({', '.join(missing)})")
-    r = run_python("-m", "aqmtools.repro.page", "queuelaw", str(tmp_path / "q.md"), *dirs)
-    assert r.returncode == 0, r.stderr
-    assert (tmp_path / "q.md").read_text() == want

@@ -646,8 +646,11 @@ def computed_section() -> list[str]:
 # --- the page: header, the text, the set-up ----------------------------------------
 
 
-def header(folders: list[Folder]) -> list[str]:
-    return parts.parts_header(PAPER, "blue_page.py", blue, "items 3 and 4", folders, PART_NAMES)
+def header(folders: list[Folder], cause: Folder | None) -> list[str]:
+    extras = (cause,) if cause else ()
+    return parts.parts_header(
+        PAPER, "blue_page.py", blue, "items 3 and 4", folders, PART_NAMES, extras
+    )
 
 
 def text_section() -> list[str]:
@@ -984,7 +987,8 @@ def cause_section(f: Folder | None) -> list[str]:
     ]
     where = (
         f"The page reads its runs when `build/bench/{CAUSE}` is among the page command's "
-        "folders (after the plan's, above); they come from `scripts/bench.sh "
+        "folders (the last, above: `plan.PAGE_EXTRAS`; `make reproduce` does not run it); "
+        "they come from `scripts/bench.sh "
         f"scripts/bench/experiments/{CAUSE}.toml --keep --seed N`."
     )
     if f is None or not f.runs:
@@ -1006,7 +1010,7 @@ def blue_page(dirs: list[Path]) -> str:
     cause = next((f for f in folders if f.path.name == CAUSE), None)
     folders = [f for f in folders if f is not cause]
     profs, ignored = profiles(folders)
-    lines = header(folders) + text_section() + setup_section(folders)
+    lines = header(folders, cause) + text_section() + setup_section(folders)
     lines += regenerate_section() + rules_section() + computed_section()
     lines += exhibits_section(profs) + cause_section(cause) + claims_section(profs, ignored)
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -918,7 +918,7 @@ def quoted(
 def regenerate(paper: str, plan_note: str = "") -> list[str]:
     """The section on how to regenerate the page, its data first
     (PLAN_NOTE: said of the plan, after "`DRY_RUN=1` prints the plan")."""
-    canonical = [f"build/bench/{e.name if e else p.stem}" for p, e in _expected(paper)]
+    canonical = [f"build/bench/{name}" for name in plan.page_folders(paper)]
     return [
         "## Regenerate",
         "",

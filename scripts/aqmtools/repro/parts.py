@@ -116,11 +116,12 @@ def parts_header(
     items: str,
     folders: list[Folder],
     part_names: dict[str, str],
+    extras: tuple[Folder, ...] = (),
 ) -> list[str]:
     """The opening of a paper of parts' page: its title, citation, store
     text and scope (the TRANSCRIPTION's SHORT_TITLE, CITATION, STORE_TEXT
-    and SCOPE), issue 33's ITEMS, that MODULE generated it, and what was
-    run."""
+    and SCOPE), issue 33's ITEMS, that MODULE generated it (from FOLDERS
+    and the EXTRAS its own sections read), and what of FOLDERS was run."""
     t = transcription
     return [
         f"# Reproduction: {t.SHORT_TITLE}",
@@ -128,7 +129,7 @@ def parts_header(
         f"{t.CITATION} (the text in the project's paper store: `{t.STORE_TEXT}`): "
         f'{t.SCOPE}. Issue 33, "Reproduce the papers", {items}.',
         "",
-        *generated(module, folders),
+        *generated(module, [*folders, *extras]),
         *what_was_run(paper_name, folders, lambda e: part_names.get(part_of(e.name), "?")),
         "",
     ]

@@ -19,6 +19,9 @@ Usage: python3 -m aqmtools.repro.plan papers
            -> the reporting seeds of FILE that OUT does not hold whole
        python3 -m aqmtools.repro.plan describe PAPER BENCH_DIR [--seed N]...
            -> the plan, for people: files, seeds, runs, time
+       python3 -m aqmtools.repro.plan folders PAPER
+           -> the results folders PAPER's page reads, one a line: the
+              files' and then its extras' (PAGE_EXTRAS)
 """
 
 from __future__ import annotations
@@ -74,6 +77,13 @@ PAPERS: dict[str, tuple[str, ...]] = {
         "repro-queuelaw-steps-linux.toml",
     ),
 }
+# paper -> experiments its page reads besides its files, which the
+# reproduction does not run: tests of why ours differs from the paper,
+# run by hand (scripts/bench.sh FILE --keep --seed N) and published apart
+PAGE_EXTRAS: dict[str, tuple[str, ...]] = {
+    # Table III's cause: sfb's limit and bins (aqmtools/repro/blue_page.py)
+    "blue": ("sfb-table3-limit-linux",),
+}
 # seconds a run of 60 s takes on the development machine, setup and the
 # VM's boot spread over a part included (docs/timings.md: a part of 14 runs
 # of 60 s with a 10-s drain took 1,068 s); a longer run takes its extra
@@ -115,6 +125,19 @@ def paper_files(paper: str) -> list[Path]:
 
 def read(file: Path) -> Experiment:
     return load(file.read_text(encoding="utf-8"))
+
+
+def page_folders(paper: str) -> list[str]:
+    """The names of the results folders PAPER's page reads, in the order
+    its command gives them: its files' (as the experiments name them; a
+    file that does not read, by its stem) and then PAGE_EXTRAS'."""
+    names = []
+    for f in paper_files(paper):
+        try:
+            names.append(read(f).name)
+        except (OSError, ValueError):
+            names.append(f.stem)
+    return names + list(PAGE_EXTRAS.get(paper, ()))
 
 
 def stale(file: Path, out: Path) -> bool:
@@ -260,6 +283,7 @@ def main(argv: list[str]) -> int:
     sub = ap.add_subparsers(dest="cmd", required=True)
     sub.add_parser("papers")
     sub.add_parser("files").add_argument("paper")
+    sub.add_parser("folders").add_argument("paper")
     for name in ("todo", "missing"):
         p = sub.add_parser(name)
         p.add_argument("file", type=Path)
@@ -277,6 +301,8 @@ def main(argv: list[str]) -> int:
         elif a.cmd == "files":
             for f in paper_files(a.paper):
                 print(f, read(f).name)
+        elif a.cmd == "folders":
+            print("\n".join(page_folders(a.paper)))
         elif a.cmd == "todo":
             print(" ".join(map(str, todo(a.file, a.out, a.seed))))
         elif a.cmd == "missing":

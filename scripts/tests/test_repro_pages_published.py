@@ -1,0 +1,55 @@
+"""Every reproduction page in the repository is the one its own command
+(the page's "Regenerate" section) makes from the published results: the
+folders the command names are plan.page_folders', and with the published
+archives (docs/results/NAME/raw.tar.xz) unpacked where it names them, the
+command writes the page byte for byte. A page regenerated from build
+folders that were never published, or a folder the command leaves out (a
+section the next `make reproduce` would lose), fails here."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from reprocheck import TOP
+
+from aqmtools.bench import archive
+from aqmtools.repro import plan
+
+COMMAND = "PYTHONPATH=scripts python3 -m aqmtools.repro.page "
+
+
+def page_command(text: str) -> list[str]:
+    """The arguments of the page command a page prints."""
+    (line,) = [ln for ln in text.splitlines() if ln.startswith(COMMAND)]
+    return line[len(COMMAND) :].split()
+
+
+@pytest.mark.parametrize("paper", sorted(plan.PAPERS))
+def test_the_repositorys_page_is_made_by_its_command_from_the_published_results(
+    paper: str, tmp_path: Path
+) -> None:
+    page = TOP / "docs" / "reproduction" / f"{paper}.md"
+    want = page.read_text(encoding="utf-8")
+    args = page_command(want)
+    names = plan.page_folders(paper)
+    assert args == [paper, f"docs/reproduction/{paper}.md", *(f"build/bench/{n}" for n in names)]
+    for name in names:
+        published = TOP / "docs" / "results" / name / "raw.tar.xz"
+        if published.exists():
+            archive.unpack(published, tmp_path / "build" / "bench" / name)
+    env = {**os.environ, "PYTHONPATH": str(TOP / "scripts")}
+    r = subprocess.run(
+        [sys.executable, "-m", "aqmtools.repro.page", *args],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert r.returncode == 0, r.stderr
+    got = (tmp_path / "docs" / "reproduction" / f"{paper}.md").read_text(encoding="utf-8")
+    assert got == want

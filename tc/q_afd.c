@@ -18,7 +18,7 @@ static void explain(void)
 		"               [ alpha GAIN ] [ beta GAIN ] [ tupdate TIME ]\n"
 		"               [ shadow ENTRIES ] [ sample N ] [ flows N ]\n"
 		"               [ bytemode | nobytemode ] [ avpkt SIZE ]\n"
-		"               [ ecn | noecn ] [ ecn_ceil PROB ]\n"
+		"               [ ecn | noecn ] [ ecn_ceil PROB ] [ hold | nohold ]\n"
 		"GAIN is a decimal (1.7) or a ratio (17/10), alpha < beta < 32768;\n"
 		"PROB one in [0, 1]. limit and qref (qref < limit) in [1, 1048576]\n"
 		"packets; target (the queue target in time, converted at the\n"
@@ -28,10 +28,11 @@ static void explain(void)
 		"sample (1 in N arrivals is sampled) in [1, 65536]; flows (flow\n"
 		"table capacity, 0: shadow) in [0, shadow]; avpkt (bytes one entry\n"
 		"of the fair share stands for in bytemode) in [40, 65535] bytes.\n"
+		"nohold: the relative law without its anti-windup (for study).\n"
 		"Defaults: limit 1000p target 29ms (qref 240p until the rate is\n"
 		"          known) alpha 1.7 beta 1.8 tupdate 6250us\n"
 		"          shadow 1000 sample 1 flows 0 nobytemode avpkt 1000b\n"
-		"          noecn ecn_ceil " AQM_ECN_CEIL_DEF "\n");
+		"          noecn ecn_ceil " AQM_ECN_CEIL_DEF " hold\n");
 }
 
 static const struct aqm_u32_opt afd_u32_opts[] = {
@@ -52,7 +53,7 @@ static int afd_parse_opt(AQM_QU_CONST struct qdisc_util *qu, int argc,
 	bool set[TCA_AFD_MAX + 1] = {};
 	struct aqm_ecn_opts eo = AQM_ECN_OPTS_INIT;
 	struct aqm_ratio alpha = {}, beta = {};
-	int bytemode = -1, r;
+	int bytemode = -1, hold = -1, r;
 	struct rtattr *tail;
 
 	while (argc > 0) {
@@ -75,6 +76,10 @@ static int afd_parse_opt(AQM_QU_CONST struct qdisc_util *qu, int argc,
 			bytemode = 1;
 		} else if (strcmp(*argv, "nobytemode") == 0) {
 			bytemode = 0;
+		} else if (strcmp(*argv, "hold") == 0) {
+			hold = 1;
+		} else if (strcmp(*argv, "nohold") == 0) {
+			hold = 0;
 		} else if ((r = aqm_parse_ecn_word(&eo, &argc, &argv))) {
 			if (r < 0)
 				return -1;
@@ -103,6 +108,8 @@ static int afd_parse_opt(AQM_QU_CONST struct qdisc_util *qu, int argc,
 		aqm_addattr_ratio(n, 1024, TCA_AFD_BETA, &beta);
 	if (bytemode != -1)
 		addattr8(n, 1024, TCA_AFD_BYTEMODE, bytemode);
+	if (hold != -1)
+		addattr8(n, 1024, TCA_AFD_HOLD, hold);
 	aqm_addattr_ecn(n, 1024, TCA_AFD_ECN, TCA_AFD_ECN_CEIL, &eo);
 	addattr_nest_end(n, tail);
 	return 0;
@@ -146,6 +153,14 @@ static int afd_print_opt(AQM_QU_CONST struct qdisc_util *qu, FILE *f,
 	if (tb[TCA_AFD_AVPKT])
 		aqm_print_size_exact("avpkt",
 				     rta_getattr_u32(tb[TCA_AFD_AVPKT]));
+	/* JSON "hold": true or false; the text only "nohold", off being rare */
+	if (tb[TCA_AFD_HOLD]) {
+		bool hold = rta_getattr_u8(tb[TCA_AFD_HOLD]);
+
+		print_bool(PRINT_JSON, "hold", NULL, hold);
+		if (!hold)
+			print_string(PRINT_FP, NULL, "%s ", "nohold");
+	}
 	return 0;
 }
 

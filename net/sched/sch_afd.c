@@ -36,6 +36,7 @@
  * queue a start-up overshoot left does not keep cutting m_fair while it
  * drains (measured without it: m_fair 0.4 entries, a tenth of the share,
  * and the link idle for 12 s while the integral brought it back).
+ * "nohold" turns it off (TCA_AFD_HOLD), to study the law without it.
  *
  * What is ours (tc-afd(8)): the oldest sampled arrival leaves the shadow
  * buffer, not a random one; m_fair is clamped to [0, the buffer's total
@@ -100,6 +101,8 @@
  * @avpkt:	bytes one entry of m_fair stands for, in bytemode
  * @bytemode:	m_i counts bytes instead of packets
  * @ecn:	mark ECT packets instead of dropping them
+ * @hold:	the relative law's anti-windup (aqm_rel.hold), on by default;
+ *		no effect with @qref's law
  */
 struct afd_cfg {
 	struct aqm_ratio alpha;
@@ -115,6 +118,7 @@ struct afd_cfg {
 	u32 avpkt;
 	bool bytemode;
 	bool ecn;
+	bool hold;
 };
 
 /**
@@ -286,6 +290,7 @@ static const struct nla_policy afd_policy[TCA_AFD_MAX + 1] = {
 	[TCA_AFD_ECN]	   = NLA_POLICY_MAX(NLA_U8, 1),
 	[TCA_AFD_ECN_CEIL] = AQM_NLA_POLICY_RATIO,
 	[TCA_AFD_TARGET]   = NLA_POLICY_FULL_RANGE(NLA_U32, &afd_target_range),
+	[TCA_AFD_HOLD]	   = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 /* Controller parameters from a configuration; nothing is changed on error. */
@@ -389,6 +394,8 @@ static int afd_change(struct Qdisc *sch, struct nlattr *opt,
 		c.avpkt = nla_get_u32(tb[TCA_AFD_AVPKT]);
 	if (tb[TCA_AFD_ECN])
 		c.ecn = nla_get_u8(tb[TCA_AFD_ECN]);
+	if (tb[TCA_AFD_HOLD])
+		c.hold = nla_get_u8(tb[TCA_AFD_HOLD]);
 
 	err = afd_params(&c, tb, &params, extack);
 	if (err)
@@ -419,7 +426,7 @@ static int afd_change(struct Qdisc *sch, struct nlattr *opt,
 	q->params = params;
 	aqm_rel_gains(&q->rel, (u64)c.target_us * NSEC_PER_USEC,
 		      params.tupdate);
-	q->rel.hold = true;
+	q->rel.hold = c.hold;
 	q->unit = c.bytemode ? c.avpkt : 1;
 	q->ecn_ceil = ecn_ceil;
 	q->cfg = c;
@@ -448,6 +455,7 @@ static int afd_init(struct Qdisc *sch, struct nlattr *opt,
 		.shadow = AFD_DEF_SHADOW,
 		.sample = AFD_DEF_SAMPLE,
 		.avpkt = AFD_DEF_AVPKT,
+		.hold = true,
 	};
 	aqm_flow_key_init(&q->key);
 	sch->limit = AFD_DEF_LIMIT;
@@ -500,7 +508,8 @@ static int afd_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u8(skb, TCA_AFD_ECN, c->ecn) ||
 	    aqm_nla_put_ratio(skb, TCA_AFD_ECN_CEIL, c->ecn_ceil.num,
 			      c->ecn_ceil.den) ||
-	    nla_put_u32(skb, TCA_AFD_TARGET, c->target_us))
+	    nla_put_u32(skb, TCA_AFD_TARGET, c->target_us) ||
+	    nla_put_u8(skb, TCA_AFD_HOLD, c->hold))
 		goto nla_put_failure;
 	return nla_nest_end(skb, opts);
 

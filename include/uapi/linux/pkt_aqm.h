@@ -278,6 +278,7 @@ enum {
 	TCA_AFD_ECN,		/* u8, 0 or 1: CE-mark ECT packets */
 	TCA_AFD_ECN_CEIL,	/* ratio in [0, 1]: mark only while d_i <= it */
 	TCA_AFD_TARGET,		/* u32, us: queue target in time; 0: qref */
+	TCA_AFD_HOLD,		/* u8, 0 or 1: the time target's anti-windup */
 	__TCA_AFD_MAX
 };
 

@@ -239,6 +239,22 @@ def _stub_tree(tmp_path: Path) -> Path:
     return tree
 
 
+def _run_stub(tree: Path, env: dict[str, str], cwd: Path, *args: str) -> None:
+    """TREE's reproduce.sh ARGS, which must succeed. Run from outside any
+    tree: python3 -m puts the working directory first on sys.path, and
+    pytest's (scripts/) holds the real aqmtools."""
+    p = subprocess.run(
+        ["bash", str(tree / "scripts/reproduce.sh"), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+        timeout=300,
+        cwd=cwd,
+    )
+    assert p.returncode == 0, p.stderr
+
+
 def test_reproduce_runs_what_is_missing_and_publishes(tmp_path: Path) -> None:
     tree = _stub_tree(tmp_path)
     bench, log = tmp_path / "bench", tmp_path / "log"
@@ -246,18 +262,7 @@ def test_reproduce_runs_what_is_missing_and_publishes(tmp_path: Path) -> None:
 
     def reproduce(*args: str) -> list[str]:
         log.write_text("")
-        # run from outside any tree: python3 -m puts the working directory
-        # first on sys.path, and pytest's (scripts/) holds the real aqmtools
-        p = subprocess.run(
-            ["bash", str(tree / "scripts/reproduce.sh"), *args],
-            capture_output=True,
-            text=True,
-            env=env,
-            check=False,
-            timeout=300,
-            cwd=tmp_path,
-        )
-        assert p.returncode == 0, p.stderr
+        _run_stub(tree, env, tmp_path, *args)
         return log.read_text().splitlines()
 
     exps = tree / "scripts/bench/experiments"
@@ -297,16 +302,7 @@ def test_reproduce_gives_the_page_its_extras_folders(tmp_path: Path) -> None:
     )
     bench = tmp_path / "bench"
     env = dict(os.environ, AQM_BENCH_DIR=str(bench), STUB_LOG=str(tmp_path / "log"))
-    p = subprocess.run(
-        ["bash", str(tree / "scripts/reproduce.sh"), "--seed", "101", "dcn"],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-        timeout=300,
-        cwd=tmp_path,
-    )
-    assert p.returncode == 0, p.stderr
+    _run_stub(tree, env, tmp_path, "--seed", "101", "dcn")
     page_md = (tree / "docs/reproduction/dcn.md").read_text()
     given = [ln for ln in page_md.splitlines() if ln.startswith("This page is generated")]
     assert given and given[0].endswith(

@@ -65,12 +65,12 @@ def page_text(out: Path, paper: str, *dirs: Path) -> str:
     return out.read_text()
 
 
-def run_python(*args: str) -> subprocess.CompletedProcess[str]:
-    """python3 ARGS from the repository's top, with scripts on the path
-    (as scripts/reproduce.sh runs aqmtools.repro.page)."""
+def run_python(*args: str, cwd: Path = TOP) -> subprocess.CompletedProcess[str]:
+    """python3 ARGS from CWD (the repository's top), with scripts on the
+    path (as scripts/reproduce.sh runs aqmtools.repro.page)."""
     env = {**os.environ, "PYTHONPATH": str(TOP / "scripts")}
     cmd = [sys.executable, *args]
-    return subprocess.run(cmd, env=env, cwd=TOP, capture_output=True, text=True, check=False)
+    return subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True, check=False)
 
 
 def check_part_claims(t: ModuleType) -> None:

@@ -8,13 +8,10 @@ section the next `make reproduce` would lose), fails here."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from reprocheck import TOP
+from reprocheck import TOP, run_python
 
 from aqmtools.bench import archive
 from aqmtools.repro import plan
@@ -41,15 +38,7 @@ def test_the_repositorys_page_is_made_by_its_command_from_the_published_results(
         published = TOP / "docs" / "results" / name / "raw.tar.xz"
         if published.exists():
             archive.unpack(published, tmp_path / "build" / "bench" / name)
-    env = {**os.environ, "PYTHONPATH": str(TOP / "scripts")}
-    r = subprocess.run(
-        [sys.executable, "-m", "aqmtools.repro.page", *args],
-        env=env,
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    r = run_python("-m", "aqmtools.repro.page", *args, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     got = (tmp_path / "docs" / "reproduction" / f"{paper}.md").read_text(encoding="utf-8")
     assert got == want

@@ -113,6 +113,8 @@ def test_start_long_runs_several_streams_a_process(
         bench, "spawn", lambda c, stdout=None, stderr=None: spawned.append((c, stdout))
     )
     monkeypatch.setattr(time, "sleep", lambda s: None)
+    monkeypatch.setattr(bench, "wait_listening", lambda fs: None)
+    bench.start_servers()
     bench.start_long(60.0, tmp_path, 101)
     servers = [c for c, _ in spawned if "-s" in c]
     clients = [(c, out) for c, out in spawned if "-c" in c]

@@ -111,8 +111,8 @@ def test_start_long_starts_each_step_at_its_second(
     assert len(clients) == 12
     offsets = exp.long_starts_s(101)
     for k, c in enumerate(clients):
-        # sh -c 'sleep START; exec "$@"' sh ip netns exec ... iperf3 ...
-        start = float(c[2].split()[1].rstrip(";"))
+        # ip netns exec NS sh -c 'sleep START; exec "$@"' sh iperf3 ...
+        start = float(c[6].split()[1].rstrip(";"))
         step = exp.long_schedule(99)[k][0]
         assert start == pytest.approx(step + offsets[k])
         assert c[c.index("-t") + 1] == f"{300.0 - start:g}"
@@ -130,7 +130,7 @@ def test_start_long_without_steps_is_unchanged(
     clients = _spawned(monkeypatch, tmp_path, text)
     offsets = load(text).long_starts_s(101)[:9]
     # 99 flows, 12 at most to a process: 9 processes, each at its offset
-    assert [c[2] for c in clients] == [f'sleep {x:g}; exec "$@"' for x in offsets]
+    assert [c[6] for c in clients] == [f'sleep {x:g}; exec "$@"' for x in offsets]
     assert [c[c.index("-t") + 1] for c in clients] == [f"{300.0 - x:g}" for x in offsets]
 
 
@@ -204,7 +204,7 @@ def _one(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, text: str) -> tuple[An
     monkeypatch.setattr(time, "sleep", lambda s: None)
     exp = load(text)
     bench = run.Bench(exp, tmp_path, tmp_path)
-    for name in ("start_aqmstat", "stop_aqmstat", "start_long", "wait_quiet"):
+    for name in ("start_aqmstat", "stop_aqmstat", "start_servers", "start_long", "wait_quiet"):
         monkeypatch.setattr(bench, name, lambda *a, **k: None)
     monkeypatch.setattr(bench, "wait_all", lambda timeout: [])
     meta = bench.one(exp.qdiscs[0], 1.0, exp.ecn[0], 101, 0.0)

@@ -14,7 +14,7 @@ import pytest
 
 from aqmtools.bench import pairs, report, rttshare, run
 from aqmtools.bench.experiment import load
-from aqmtools.bench.run import IPERF_PORT, UDP_HANDSHAKE_S, iperf_flows
+from aqmtools.bench.run import IPERF_PORT, iperf_flows
 from aqmtools.bench.stats import LinkFigures, Run, WebLog, unresponsive
 
 EXPERIMENTS = Path(__file__).resolve().parents[2] / "scripts/bench/experiments"
@@ -150,32 +150,37 @@ def test_ports_must_exist() -> None:
         iperf_flows(65535 - IPERF_PORT, 2, 8, 2)
 
 
-def test_start_udp_starts_every_flow_then_waits_once(
+def test_servers_listen_before_any_client_of_a_udp_flow(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     exp = load(_with('udp_rate = "share:2"\nudp_flows = 3\nrtt_classes_ms = [10, 50, 100, 150]'))
     bench = run.Bench(exp, tmp_path, tmp_path)
     spawned: list[tuple[list[str], Path | None]] = []
-    slept: list[float] = []
+    waited: list[list[int]] = []
 
     def spawn(cmd: list[str], stdout: Path | None = None, stderr: Path | None = None) -> None:
         spawned.append((cmd, stdout))
 
     monkeypatch.setattr(bench, "spawn", spawn)
-    monkeypatch.setattr(time, "sleep", slept.append)
+    monkeypatch.setattr(bench, "wait_listening", lambda fs: waited.append([f.port for f in fs]))
+    monkeypatch.setattr(time, "sleep", lambda s: None)
+    bench.start_servers()
+    servers = [c for c, _ in spawned]
+    assert all("-s" in c for c in servers) and len(servers) == 3 + exp.long_flows
+    # one wait, for every server: the UDP flows' and the long flows'
+    assert sorted(*waited) == [IPERF_PORT + k for k in range(exp.long_flows + 3)]
+    servers = servers[:3]
+    spawned.clear()
     bench.start_udp(60.0, tmp_path)
-    servers = [c for c, _ in spawned if "-s" in c]
     clients = [(c, out) for c, out in spawned if "-c" in c]
-    assert len(servers) == len(clients) == 3
-    # every server before any client, one handshake wait after them all
-    assert spawned.index((clients[0][0], clients[0][1])) == 3
-    assert slept == [0.5, UDP_HANDSHAKE_S]
+    assert len(clients) == 3 == len(spawned)
     ports = [c[c.index("-p") + 1] for c, _ in clients]
     assert ports == [str(IPERF_PORT + k) for k in (40, 41, 42)]
     assert [s[s.index("-p") + 1] for s in servers] == ports
     assert [out for _, out in clients] == [tmp_path / f"iperf-udp{k}.json" for k in (40, 41, 42)]
     for c, _ in clients:
         assert c[c.index("-b") + 1] == str(exp.udp_rate_bps)
+        assert c[c.index("-t") + 1] == "60"
         assert c[c.index("-l") + 1] == "1400" and "-u" in c and "-R" in c
     # from client hosts 1, 2, 3 (k = 40, 41, 42 mod 8): RTTs 10, 50, 100 ms
     hosts = [c[3] for c, _ in clients]

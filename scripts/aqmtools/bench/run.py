@@ -40,6 +40,7 @@ from typing import Any
 
 from aqmtools.bench import testbed
 from aqmtools.bench.experiment import Experiment, Qdisc, load
+from aqmtools.bench.gate import Gate
 from aqmtools.bench.stats import leaf, read_web
 from aqmtools.bench.testbed import Cmd, Testbed
 
@@ -54,6 +55,10 @@ UDP_HANDSHAKE_S = 1.5
 UDP_PAYLOAD = 1400
 # how long a process outliving its run has between SIGTERM and SIGKILL
 TERM_GRACE_S = 3.0
+# at most how long the iperf3 servers get to listen, and the workload's
+# processes to reach the start line (gate.Gate), before the run starts
+# without the late ones (stats then says which flows started late)
+READY_TIMEOUT_S = 120.0
 
 
 def log(msg: str) -> None:
@@ -113,6 +118,16 @@ def run_setting(
     return rate, q.spec_for(ecn, rate), users
 
 
+def listening_ports(ss_out: str) -> set[int]:
+    """The ports of the listening sockets ss -Hltn lists."""
+    ports = set()
+    for line in ss_out.splitlines():
+        fields = line.split()
+        if len(fields) >= 4 and fields[3].rpartition(":")[2].isdigit():
+            ports.add(int(fields[3].rpartition(":")[2]))
+    return ports
+
+
 def split(total: int, parts: int) -> list[int]:
     """TOTAL as PARTS near-equal integers (the first ones larger)."""
     return [total // parts + (i < total % parts) for i in range(parts)]
@@ -160,16 +175,63 @@ class Bench:
         self.samplers: list[subprocess.Popen[bytes]] = []
         # kind -> the module file loaded for it by use_module()
         self.loaded: dict[str, Path] = {}
+        # the start line the workload's processes are spawned at, if any
+        self.gate: Gate | None = None
 
     # --- processes --------------------------------------------------------
     def spawn(self, cmd: Cmd, stdout: Path | None = None, stderr: Path | None = None) -> None:
         """Start CMD with its output in files; the child keeps its own
-        descriptors, ours are closed at once."""
+        descriptors, ours are closed at once. While a gate is set, CMD
+        (made by held()) takes it as its standard input."""
+        stdin = self.gate.fileno() if self.gate is not None else None
         with (
             open(stdout or os.devnull, "wb") as out,
             open(stderr or os.devnull, "wb") as err,
         ):
-            self.procs.append(subprocess.Popen(cmd, stdout=out, stderr=err))
+            self.procs.append(subprocess.Popen(cmd, stdin=stdin, stdout=out, stderr=err))
+
+    def held(self, cmd: Cmd, delay: float = 0.0) -> Cmd:
+        """CMD, to run DELAY seconds after the start: held at the gate
+        while one is set (gate.Gate), else DELAY seconds after its spawn.
+        The part of a command that runs in its namespace: the wait costs
+        nothing after the release."""
+        if self.gate is not None:
+            return self.gate.wrap(cmd, delay)
+        if delay > 0:
+            return ["sh", "-c", f'sleep {delay:g}; exec "$@"', "sh", *cmd]
+        return cmd
+
+    def start_servers(self, long_flows: int | None = None) -> None:
+        """The iperf3 server of each UDP flow and long TCP flow (one test
+        each, on the flow's own port), and a wait, of READY_TIMEOUT_S at
+        most, until they all listen."""
+        flows = self.flows("udp", long_flows) if self.exp.udp_rate_bps else []
+        if "long" in self.exp.workload:
+            flows += self.flows("tcp", long_flows)
+        for f in flows:
+            server = self.tb.servers[f.server]
+            self.spawn(ns(server.ns, "iperf3", "-s", "-1", "-p", str(f.port)))
+        self.wait_listening(flows)
+
+    def wait_listening(self, flows: list[Flow]) -> None:
+        """Wait until the server of each of FLOWS listens on its port
+        (ss in the server hosts' namespaces), READY_TIMEOUT_S at most."""
+        want: dict[str, set[int]] = {}
+        for f in flows:
+            want.setdefault(self.tb.servers[f.server].ns, set()).add(f.port)
+        end = time.monotonic() + READY_TIMEOUT_S
+        while want:
+            for name in list(want):
+                out = sh(ns(name, "ss", "-Hltn"), check=False)
+                want[name] -= listening_ports(out)
+                if not want[name]:
+                    del want[name]
+            if not want:
+                return
+            if time.monotonic() > end:
+                log(f"iperf3 servers not listening after {READY_TIMEOUT_S:g} s: {want}")
+                return
+            time.sleep(0.2)
 
     def wait_all(self, timeout: float) -> list[int]:
         """Wait for the run's processes and return their exit statuses;
@@ -238,7 +300,13 @@ class Bench:
         return drops
 
     # --- workloads --------------------------------------------------------
-    def start_web(self, users: int, duration: float, seed: int, rundir: Path) -> None:
+    def start_web(
+        self, users: int, duration: float, seed: int, rundir: Path, warmup: float | None = None
+    ) -> None:
+        """USERS web users on the client hosts for DURATION seconds, the
+        first WARMUP (default the experiment's warm-up) not logged as
+        measured."""
+        warm = self.exp.warmup_s if warmup is None else warmup
         servers = ",".join(f"{s.addr}:{WEB_PORT}" for s in self.tb.servers)
         webgen = str(self.tools / "webgen")
         counts = split(users, len(self.tb.clients))
@@ -246,11 +314,11 @@ class Bench:
             n = counts[i - 1]
             if n == 0:
                 continue
-            cmd = ns(c.ns, webgen, "client", "-s", servers, "-u", str(n), "-d", f"{duration:g}")
-            cmd += ["-w", f"{self.exp.warmup_s:g}", "--seed", str(seed * 1000 + i)]
+            cmd = [webgen, "client", "-s", servers, "-u", str(n), "-d", f"{duration:g}"]
+            cmd += ["-w", f"{warm:g}", "--seed", str(seed * 1000 + i)]
             cmd += ["-g", f"{self.exp.drain_s:g}", "--model", self.model]
             cmd += ["-o", str(rundir / f"web-c{i}.csv")]
-            self.spawn(cmd, stderr=rundir / f"web-c{i}.err")
+            self.spawn(ns(c.ns, *self.held(cmd)), stderr=rundir / f"web-c{i}.err")
 
     @property
     def model(self) -> str:
@@ -271,55 +339,85 @@ class Bench:
         return [f for f in every if f.proto == proto]
 
     def start_udp(self, duration: float, rundir: Path, long_flows: int | None = None) -> None:
-        """The unresponsive UDP flows (iperf3, a server and a client each,
-        on a port and hosts of their own, see iperf_flows), all started
-        before any other traffic and then given UDP_HANDSHAKE_S, once, to
+        """The clients of the unresponsive UDP flows (iperf3, on a port and
+        hosts of their own, see iperf_flows; their servers are
+        start_servers'), for DURATION seconds. one() starts them before
+        any other traffic and gives them UDP_HANDSHAKE_S, once, to
         connect: iperf3 3.12's UDP handshake is one datagram each way, with
         no retry, and a lost one ends the flow before it sends (in
         sfred-10mbit, when it started beside the web traffic's first
-        second, red lost it on 2 of 3 seeds). They end with the run.
-        LONG_FLOWS: the run's long TCP flows, after whose processes the
-        UDP flows are numbered (default the experiment's)."""
-        flows = self.flows("udp", long_flows)
-        for f in flows:
-            server = self.tb.servers[f.server]
-            self.spawn(ns(server.ns, "iperf3", "-s", "-1", "-p", str(f.port)))
-        time.sleep(0.5)
-        for f in flows:
+        second, red lost it on 2 of 3 seeds). LONG_FLOWS: the run's long
+        TCP flows, after whose processes the UDP flows are numbered
+        (default the experiment's)."""
+        for f in self.flows("udp", long_flows):
             server, client = self.tb.servers[f.server], self.tb.clients[f.client]
-            cmd = ns(client.ns, "iperf3", "-c", server.addr, "-p", str(f.port), "-R")
+            cmd = ["iperf3", "-c", server.addr, "-p", str(f.port), "-R"]
             cmd += ["-t", f"{duration:g}", "-J", "-u", "-b", str(self.exp.udp_rate_bps)]
             cmd += ["-l", str(UDP_PAYLOAD)]
-            self.spawn(cmd, stdout=rundir / f"iperf-udp{f.k}.json")
-        time.sleep(UDP_HANDSHAKE_S)
+            self.spawn(ns(client.ns, *self.held(cmd)), stdout=rundir / f"iperf-udp{f.k}.json")
 
     def start_long(
         self, duration: float, rundir: Path, seed: int, long_flows: int | None = None
     ) -> None:
-        """LONG_FLOWS (default the experiment's long_flows) bulk TCP flows
-        (iperf3), spread over the client hosts so that they have different
-        RTTs, each process starting at its seeded offset (after its step's
-        second, with long_steps) and ending with the run; with
-        long_streams, a process runs several flows (-P)."""
+        """The clients of LONG_FLOWS (default the experiment's long_flows)
+        bulk TCP flows (iperf3; their servers are start_servers'), spread
+        over the client hosts so that they have different RTTs, each
+        process starting at its seeded offset (after its step's second,
+        with long_steps) and ending DURATION seconds after the start; with
+        long_streams, a process runs several flows (-P). iperf3 takes -t
+        in whole seconds: a process runs up to a second less."""
         n = self.exp.long_flows if long_flows is None else long_flows
         schedule = self.exp.long_schedule(n)
         streams = [s for _, s in schedule]
-        flows = self.flows("tcp", n)
         starts = self.exp.long_starts_s(seed)
-        for f in flows:
-            server = self.tb.servers[f.server]
-            self.spawn(ns(server.ns, "iperf3", "-s", "-1", "-p", str(f.port)))
-        time.sleep(0.5)
-        for f in flows:
+        for f in self.flows("tcp", n):
             server, client = self.tb.servers[f.server], self.tb.clients[f.client]
             start = schedule[f.k][0] + starts[f.k]
             # the server sends (-R), as web servers do: downstream bottleneck
-            cmd = ns(client.ns, "iperf3", "-c", server.addr, "-p", str(f.port), "-R")
+            cmd = ["iperf3", "-c", server.addr, "-p", str(f.port), "-R"]
             cmd += ["-t", f"{duration - start:g}", "-J", "-C", self.exp.cc]
             if streams[f.k] > 1:
                 cmd += ["-P", str(streams[f.k])]
-            cmd = ["sh", "-c", f'sleep {start:g}; exec "$@"', "sh", *cmd]
-            self.spawn(cmd, stdout=rundir / f"iperf-{f.proto}{f.k}.json")
+            held = self.held(cmd, start)
+            self.spawn(ns(client.ns, *held), stdout=rundir / f"iperf-{f.proto}{f.k}.json")
+
+    def start_workload(
+        self, d: float, users: int, seed: int, rundir: Path, long_flows: int
+    ) -> dict[str, Any]:
+        """The run's workload of D seconds, its processes spawned at two
+        start lines (gate.Gate) and released together: the UDP flows
+        first, UDP_HANDSHAKE_S later everything else, so that the spawning
+        does not decide when a flow starts. Return what run.json keeps of
+        the start: start_wall (the first release, where the measured
+        window is placed on the wall clock, as aqmstat's "wall"), and the
+        processes held and at the line when it came."""
+        self.start_servers(long_flows)
+        udp = bool(self.exp.udp_rate_bps)
+        lead = UDP_HANDSHAKE_S if udp else 0.0
+        first, rest = Gate(), Gate()
+        try:
+            self.gate = first
+            if udp:
+                self.start_udp(d, rundir, long_flows)
+            self.gate = rest
+            # the rest starts LEAD after the run's start and ends with it
+            if self.exp.uses_webgen:
+                warm = max(0.0, self.exp.warmup_s - lead)
+                self.start_web(users, d - lead, seed, rundir, warm)
+            if "long" in self.exp.workload:
+                self.start_long(d - lead, rundir, seed, long_flows)
+        finally:
+            self.gate = None
+        ready = first.wait_ready(READY_TIMEOUT_S) + rest.wait_ready(READY_TIMEOUT_S)
+        held = first.held + rest.held
+        if ready < held:
+            log(f"{held - ready} of {held} processes not ready after {READY_TIMEOUT_S:g} s")
+        start_wall = time.time()
+        first.release()
+        if lead:
+            time.sleep(lead)
+        rest.release()
+        return {"start_wall": start_wall, "start_held": held, "start_ready": ready}
 
     def run_flent(self, test: str, q: Qdisc, duration: float, rundir: Path) -> int:
         """One flent test from the first client host to the first server
@@ -480,16 +578,8 @@ class Bench:
         d = self.exp.duration_s
         self.start_aqmstat(rundir)
         time.sleep(0.5)
-        # the measured window is placed on the wall clock (aqmstat's "wall"),
-        # from just before the first workload process starts
-        start_wall = time.time()
         long_flows = self.exp.long_flows_at(load_)
-        if self.exp.udp_rate_bps:
-            self.start_udp(d, rundir, long_flows)
-        if self.exp.uses_webgen:
-            self.start_web(users, d, seed, rundir)
-        if "long" in self.exp.workload:
-            self.start_long(d, rundir, seed, long_flows)
+        start = self.start_workload(d, users, seed, rundir, long_flows)
         flent_codes = [self.run_flent(t, q, d, rundir) for t in self.exp.flent_tests]
         codes = self.wait_all(d + self.exp.drain_s + 30) + flent_codes
         end_wall = time.time()
@@ -529,7 +619,9 @@ class Bench:
             "rate_bps": rate,
             "experiment_rate_bps": self.exp.rate_bps,
             "client_rtts_ms": [c.rtt_ms for c in self.tb.clients],
-            "start_wall": start_wall,
+            "start_wall": start["start_wall"],
+            "start_held": start["start_held"],
+            "start_ready": start["start_ready"],
             "end_wall": end_wall,
             "exit_codes": codes,
             "netem_drops": after["netem_drops"] - before["netem_drops"],

@@ -542,6 +542,10 @@ class Run:
             out.append("TCP flow without a result")
         if self.tcp_unconnected:
             out.append("TCP flow never connected")
+        if self.meta.get("start_ready", 0) < self.meta.get("start_held", 0):
+            # run.Bench.start_workload: some processes were not at the
+            # start line when it was released, and started late
+            out.append("process missed the start")
         return out
 
 

@@ -4,6 +4,7 @@ UDP_HANDSHAKE_S before the rest, whatever the spawning took."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import time
 from pathlib import Path
@@ -15,6 +16,7 @@ from aqmtools.bench import run
 from aqmtools.bench.experiment import load
 from aqmtools.bench.gate import Gate
 from aqmtools.bench.run import UDP_HANDSHAKE_S, listening_ports
+from aqmtools.bench.stats import last_connect_s
 
 BASE = """
 name = "t"
@@ -135,3 +137,19 @@ def test_workload_is_spawned_held_and_released_in_order(
         assert c[c.index("-t") + 1] == f"{60.0 - UDP_HANDSHAKE_S - offsets[k]:g}"
     for c, _ in udp:
         assert c[c.index("-t") + 1] == "60"
+
+
+def test_last_connect_is_the_latest_stamp_plus_its_second() -> None:
+    meta = {"start_wall": 1000.25}
+
+    def flow(secs: int | None, connected: bool = True) -> str:
+        start: dict[str, Any] = {"connected": [{"socket": 5}] if connected else []}
+        if secs is not None:
+            start["timestamp"] = {"timesecs": secs}
+        return json.dumps({"start": start, "end": {}})
+
+    texts = [flow(1011), flow(1014), flow(None), flow(1090, connected=False), ""]
+    # 1014 + 1 - 1000.25: a flow that never connected is not counted
+    assert last_connect_s(meta, texts) == pytest.approx(14.75)
+    assert last_connect_s({}, texts) is None
+    assert last_connect_s(meta, [flow(None)]) is None

@@ -195,8 +195,22 @@ MEASURED_S = 50.0
 LINK_BYTES = round(10_000_000 * MEASURED_S / 8)
 
 
-def _run(qdisc: str, seed: int, tcp: list[float], udp: list[float], missing: int = 0) -> Run:
-    meta = {"qdisc": qdisc, "seed": seed, "load": 1.0, "ecn": False, "rate_bps": 10_000_000}
+def _run(
+    qdisc: str,
+    seed: int,
+    tcp: list[float],
+    udp: list[float],
+    missing: int = 0,
+    connected: float | None = None,
+) -> Run:
+    meta = {
+        "qdisc": qdisc,
+        "seed": seed,
+        "load": 1.0,
+        "ecn": False,
+        "rate_bps": 10_000_000,
+        "warmup_s": 30.0,
+    }
     link = LinkFigures(
         sent_packets=LINK_BYTES // 1514,
         sent_bytes=LINK_BYTES,
@@ -206,7 +220,9 @@ def _run(qdisc: str, seed: int, tcp: list[float], udp: list[float], missing: int
         utilization=1.0,
         seconds=MEASURED_S,
     )
-    return Run(meta, WebLog([], 0, 0, 0), link, tcp, {}, {}, [], udp, missing)
+    return Run(
+        meta, WebLog([], 0, 0, 0), link, tcp, {}, {}, [], udp, missing, tcp_connected_s=connected
+    )
 
 
 def test_unresponsive_figures_of_a_run() -> None:
@@ -248,17 +264,20 @@ def test_unresponsive_counts_the_tcp_flows_without_a_result() -> None:
 
 def test_unresponsive_table_means_and_intervals() -> None:
     afd = [
-        _run("afd", 1, [2.5e6, 2.5e6], [3e6, 4.5e6]),
-        _run("afd", 2, [1.25e6, 3.75e6], [4e6, 4.5e6]),
+        _run("afd", 1, [2.5e6, 2.5e6], [3e6, 4.5e6], connected=12.0),
+        _run("afd", 2, [1.25e6, 3.75e6], [4e6, 4.5e6], connected=14.0),
     ]
     fq = [_run("fq_codel", 1, [2.5e6, 2.5e6], [5e6], missing=1)]
     lines = report.unresponsive_table([afd, fq])
     assert lines[0].startswith("Unresponsive flows (mean ± 95% interval over the seeds)")
     # UDP 1.5 and 1.7: mean 1.6, s = 0.1414, t(0.975, 1) = 12.706 x 0.1;
     # lowest 1.0 and 0.5: 0.75 ± 12.706 x 0.25; Jain 1 and 0.8: 0.9 ± 1.271
-    assert "| afd | 2 | 2 + 2 | 1.60 ± 1.27 | 0.75 ± 3.18 | 0.900 ± 1.271 | 0/4 |" in lines
+    # connected by 12 and 14 s: 13 ± 12.706 x 1; unknown for fq_codel's run
+    afd_row = "| afd | 2 | 2 + 2 | 1.60 ± 1.27 | 0.75 ± 3.18 | 0.900 ± 1.271 | 0/4 | 13.0 ± 12.7 |"
+    assert afd_row in lines
+    assert "warm-up's 30 s" in lines[0]
     # one seed: no interval; the flow that never started counts 0
-    assert "| fq_codel | 1 | 2 + 2 | 1.00 | 1.00 | 1.000 | 1/2 |" in lines
+    assert "| fq_codel | 1 | 2 + 2 | 1.00 | 1.00 | 1.000 | 1/2 | - |" in lines
     assert lines[-1] == ""
     # not without UDP flows, nor without long TCP flows
     assert report.unresponsive_table([[_run("afd", 1, [2.5e6], [])]]) == []
@@ -375,7 +394,7 @@ def test_shipped_unresponsive_experiments() -> None:
         assert (exp.workload, exp.long_flows, exp.udp_flows) == ("long", 40, m)
         assert exp.udp_share == 2.0
         assert exp.udp_rate_bps == round(2 * exp.rate_bps / (40 + m))
-        assert exp.rate_bps == 10_000_000 and exp.duration_s == 60 and exp.warmup_s == 10
+        assert exp.rate_bps == 10_000_000 and exp.duration_s == 80 and exp.warmup_s == 30
         assert exp.tuning_seeds == [1] and exp.reporting_seeds == [101, 102, 103]
         assert [q.name for q in exp.qdiscs] == [
             "afd",

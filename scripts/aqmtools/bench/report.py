@@ -507,6 +507,12 @@ def long_flows_table(cells: list[list[Run]]) -> list[str]:
     return [*lines, ""]
 
 
+def warmup_said(cells: list[list[Run]]) -> str:
+    """The runs' warm-up, as the table's text gives it."""
+    warm = sorted({float(r.meta.get("warmup_s", 0.0)) for runs in cells for r in runs})
+    return " or ".join(f"{w:g} s" for w in warm) or "(unknown)"
+
+
 def unresponsive_table(cells: list[list[Run]]) -> list[str]:
     """How the unresponsive UDP flows fared against the long TCP flows
     (stats.Unresponsive), per qdisc: means and 95% intervals over the
@@ -524,24 +530,29 @@ def unresponsive_table(cells: list[list[Run]]) -> list[str]:
         "that got least, over its fair share; Jain: over the TCP flows' goodputs (a TCP "
         "flow without a result, killed before it wrote one, counts among the flows but is "
         "left out of TCP lowest and Jain, and its run lists it among its problems); never "
-        "started: UDP flows whose handshake was lost, of all the seeds' UDP flows:",
+        "started: UDP flows whose handshake was lost, of all the seeds' UDP flows; TCP "
+        "connected by: seconds after the run's start by which every TCP flow had "
+        "connected (stats.last_connect_s), to read beside the warm-up's "
+        f"{warmup_said(cells)} (a flow connected later was measured over part of the window):",
         "",
         "| qdisc | seeds | flows TCP + UDP | UDP / fair share | TCP lowest / fair share "
-        "| Jain (TCP) | UDP never started |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "| Jain (TCP) | UDP never started | TCP connected by, s |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for runs, fs in zip(cells, figs, strict=True):
         if not fs:
-            lines.append(f"| {label(runs[0].meta)} | 0 | - | - | - | - | - |")
+            lines.append(f"| {label(runs[0].meta)} | 0 | - | - | - | - | - | - |")
             continue
         counts = sorted({f"{f.tcp_flows} + {f.udp_flows}" for f in fs})
         udp = mean_ci([f.udp for f in fs]).fmt(".2f")
         low = mean_ci([f.tcp_lowest for f in fs]).fmt(".2f")
         jn = mean_ci([f.jain for f in fs]).fmt(".3f")
         missing = f"{sum(f.udp_missing for f in fs)}/{sum(f.udp_flows for f in fs)}"
+        known = [r.tcp_connected_s for r in runs if unresponsive(r) is not None]
+        by = mean_ci([x for x in known if x is not None]).fmt(".1f") if None not in known else "-"
         lines.append(
             f"| {label(runs[0].meta)} | {len(fs)} | {', '.join(counts)} | {udp} | {low} "
-            f"| {jn} | {missing} |"
+            f"| {jn} | {missing} | {by} |"
         )
     return [*lines, ""]
 

@@ -399,6 +399,41 @@ def iperf_window_goodputs(
     return [f for text in texts for f in _window_flows(text, start_wall, t0, t1, end_wall)]
 
 
+def last_connect_s(meta: dict[str, Any], texts: list[str]) -> float | None:
+    """Seconds after the run's start (run.json's start_wall) by which every
+    long TCP flow of the iperf3 files TEXTS that connected had: the latest
+    start.timestamp.timesecs, plus one (it is truncated to the second, and
+    taken once the control connection is up). None without start_wall or
+    without a connected flow that has a timestamp (archives of before
+    2026-11-26). The measured window opens at the warm-up's end: a flow
+    connected after it was measured over part of the window only.
+
+    Spawned one after the other, the 40 TCP flows of unresponsive-10mbit
+    connected 15 to 80 s after the start (every run published before
+    2026-11-29); released together at the start line (run.Bench.
+    start_workload), 11 to 15 s after it on tuning seed 1: starting 40
+    iperf3 processes at once takes that long in the VM beside 32 UDP
+    floods."""
+    start_wall = meta.get("start_wall")
+    if start_wall is None:
+        return None
+    last: float | None = None
+    for text in texts:
+        try:
+            j = json.loads(text)
+        except ValueError:
+            continue
+        start = j.get("start") if isinstance(j, dict) else None
+        if not isinstance(start, dict) or not start.get("connected"):
+            continue
+        stamp = start.get("timestamp")
+        secs = stamp.get("timesecs") if isinstance(stamp, dict) else None
+        if isinstance(secs, int | float):
+            at = float(secs) + 1 - start_wall
+            last = at if last is None else max(last, at)
+    return last
+
+
 def run_goodputs(meta: dict[str, Any], texts: list[str]) -> list[FlowGoodput]:
     """iperf_window_goodputs of the TCP iperf3 files TEXTS of the run of
     run.json META, over its measured window."""
@@ -528,6 +563,9 @@ class Run:
     # long TCP flows whose goodput is over their whole test, not the
     # measured window (their files do not place their intervals in time)
     tcp_whole_test: int = 0
+    # seconds after the start by which the long TCP flows had connected
+    # (last_connect_s; None when unknown)
+    tcp_connected_s: float | None = None
 
     @property
     def problems(self) -> list[str]:
@@ -640,4 +678,5 @@ def read_run(rundir: Path) -> Run:
         tcp_missing=len(tcps) - len(goodputs),
         tcp_unconnected=iperf_unconnected(tcp_texts),
         tcp_whole_test=sum(g.whole_test for g in tcps),
+        tcp_connected_s=last_connect_s(meta, tcp_texts),
     )

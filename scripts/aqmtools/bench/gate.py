@@ -28,6 +28,15 @@ import time
 from aqmtools.bench.testbed import Cmd
 
 
+def delayed(cmd: Cmd, delay: float, before: str = "") -> Cmd:
+    """CMD run by sh after BEFORE (sh commands, each ending in "; ") and
+    DELAY seconds; CMD itself without either."""
+    wait = f"sleep {delay:g}; " if delay > 0 else ""
+    if not before and not wait:
+        return cmd
+    return ["sh", "-c", f'{before}{wait}exec "$@"', "sh", *cmd]
+
+
 class Gate:
     """Processes held at a start line until release()."""
 
@@ -45,9 +54,7 @@ class Gate:
         """CMD held at the line, then started DELAY seconds after the
         release; spawned with fileno() as its standard input."""
         self.held += 1
-        wait = f"sleep {delay:g}; " if delay > 0 else ""
-        script = f'printf x >&0; read _; exec </dev/null; {wait}exec "$@"'
-        return ["sh", "-c", script, "sh", *cmd]
+        return delayed(cmd, delay, "printf x >&0; read _; exec </dev/null; ")
 
     def wait_ready(self, timeout: float) -> int:
         """Wait until every held process is at the line, at most TIMEOUT

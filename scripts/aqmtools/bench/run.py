@@ -40,7 +40,7 @@ from typing import Any
 
 from aqmtools.bench import testbed
 from aqmtools.bench.experiment import Experiment, Qdisc, load
-from aqmtools.bench.gate import Gate
+from aqmtools.bench.gate import Gate, delayed
 from aqmtools.bench.stats import leaf, read_web
 from aqmtools.bench.testbed import Cmd, Testbed
 
@@ -57,7 +57,7 @@ UDP_PAYLOAD = 1400
 TERM_GRACE_S = 3.0
 # at most how long the iperf3 servers get to listen, and the workload's
 # processes to reach the start line (gate.Gate), before the run starts
-# without the late ones (stats then says which flows started late)
+# without the late ones (its problems then say "process missed the start")
 READY_TIMEOUT_S = 120.0
 
 
@@ -123,8 +123,9 @@ def listening_ports(ss_out: str) -> set[int]:
     ports = set()
     for line in ss_out.splitlines():
         fields = line.split()
-        if len(fields) >= 4 and fields[3].rpartition(":")[2].isdigit():
-            ports.add(int(fields[3].rpartition(":")[2]))
+        port = fields[3].rpartition(":")[2] if len(fields) >= 4 else ""
+        if port.isdigit():
+            ports.add(int(port))
     return ports
 
 
@@ -197,9 +198,7 @@ class Bench:
         nothing after the release."""
         if self.gate is not None:
             return self.gate.wrap(cmd, delay)
-        if delay > 0:
-            return ["sh", "-c", f'sleep {delay:g}; exec "$@"', "sh", *cmd]
-        return cmd
+        return delayed(cmd, delay)
 
     def start_servers(self, long_flows: int | None = None) -> None:
         """The iperf3 server of each UDP flow and long TCP flow (one test

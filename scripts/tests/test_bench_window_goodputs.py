@@ -147,9 +147,14 @@ def test_unknown_and_never_connected_flows_keep_their_meaning() -> None:
     }
     texts = ["", json.dumps(never), json.dumps({"error": "unable to connect"})]
     assert _window(texts) == [FlowGoodput(None), FlowGoodput(0.0), FlowGoodput(0.0)]
-    # connected, stopped before its first interval: unknown, as before
-    early = {**never, "start": {"connected": [{"socket": 5}], "timestamp": {"timesecs": 1000}}}
+    # connected, its test begun, stopped before its first interval:
+    # unknown, as before
+    start = {"connected": [{"socket": 5}], "timestamp": {"timesecs": 1000}}
+    early = {**never, "start": {**start, "test_start": {"duration": 59}}}
     assert _window([json.dumps(early)]) == [FlowGoodput(None)]
+    # its test never began (no test_start: stopped while its streams
+    # connected): it got nothing
+    assert _window([json.dumps({**never, "start": start})]) == [FlowGoodput(0.0)]
 
 
 def test_files_that_do_not_place_their_intervals_give_the_whole_test() -> None:

@@ -57,6 +57,7 @@ from aqmtools.bench import report
 from aqmtools.bench.stats import (
     FlowGoodput,
     iperf_goodputs,
+    iperf_json,
     iperf_unconnected,
     receiving,
     run_goodputs,
@@ -233,7 +234,12 @@ def _run_files(rundir: Path, every: int = THIN) -> dict[str, bytes]:
             # killed before it wrote anything: stats knows it by that
             files[p.name] = b""
             continue
-        j = json.loads(text)
+        j = iperf_json(text)
+        if j is None:
+            # no object to read (stats.iperf_json): kept whole, as stats
+            # reads it
+            files[p.name] = text.encode()
+            continue
         if p.name.startswith("iperf-tcp"):
             slim = json.dumps(tcp_slim(j)) + "\n"
             # a TCP flow stopped without an end result is read from its

@@ -178,6 +178,8 @@ class Bench:
         self.loaded: dict[str, Path] = {}
         # the start line the workload's processes are spawned at, if any
         self.gate: Gate | None = None
+        # processes the last wait_all had to stop
+        self.stopped = 0
 
     # --- processes --------------------------------------------------------
     def spawn(self, cmd: Cmd, stdout: Path | None = None, stderr: Path | None = None) -> None:
@@ -235,7 +237,9 @@ class Bench:
     def wait_all(self, timeout: float) -> list[int]:
         """Wait for the run's processes and return their exit statuses;
         what is left after TIMEOUT gets SIGTERM (iperf3 then writes what it
-        has), and what is still left TERM_GRACE_S later SIGKILL."""
+        has), and what is still left TERM_GRACE_S later SIGKILL. How many
+        were left is kept in self.stopped (run.json's "stopped": the
+        report lists such a run among its problems)."""
         end = time.monotonic() + timeout
         left = []
         for p in self.procs:
@@ -244,6 +248,12 @@ class Bench:
             except subprocess.TimeoutExpired:
                 p.terminate()
                 left.append(p)
+        self.stopped = len(left)
+        if left:
+            names = sorted(
+                {" ".join(str(a) for a in p.args[-6:]) for p in left if isinstance(p.args, list)}
+            )
+            log(f"{len(left)} processes still running after {timeout:g} s, stopped: {names}")
         grace = time.monotonic() + TERM_GRACE_S
         for p in left:
             try:
@@ -581,6 +591,7 @@ class Bench:
         start = self.start_workload(d, users, seed, rundir, long_flows)
         flent_codes = [self.run_flent(t, q, d, rundir) for t in self.exp.flent_tests]
         codes = self.wait_all(d + self.exp.drain_s + 30) + flent_codes
+        stopped = self.stopped
         end_wall = time.time()
         # quiet for a second, so that the samplers' last record is of the
         # idle qdisc, as tc-after.json
@@ -623,6 +634,7 @@ class Bench:
             "start_ready": start["start_ready"],
             "end_wall": end_wall,
             "exit_codes": codes,
+            "stopped": stopped,
             "netem_drops": after["netem_drops"] - before["netem_drops"],
             "valid": after["netem_drops"] == before["netem_drops"],
         }

@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -213,33 +214,79 @@ def _interval_rate(items: list[Any]) -> float | None:
     return 8 * sum(float(x["bytes"]) for x in items) / seconds if seconds > 0 else None
 
 
-def _iperf_flows(text: str) -> tuple[list[float | None], bool]:
+# where a whole iperf3 -J object begins (iperf_json)
+_OBJECT_START = re.compile(r'\{\s*\n\t"start":')
+# the stream count of a test, in an iperf3 -J file's start block
+_NUM_STREAMS = re.compile(r'"num_streams":\s*(\d+)')
+
+
+def iperf_json(text: str) -> dict[str, Any] | None:
+    """The object of one iperf3 -J file, None when it holds none.
+
+    iperf 3.12, stopped by the run (SIGTERM, run.Bench.wait_all) while its
+    end-of-test exchange is stuck, may leave a file that is not JSON: in
+    repro-blue-fig13-paper (blue, 75%, seed 101, before 2026-11-29) a
+    client's file held its output cut off in mid-write at 57 s, then the
+    whole object written again from its start, its intervals to 96 s, its
+    end and its errors ("unable to send control message: Broken pipe",
+    then "interrupt - the client has terminated"), and no closing brace.
+    Such a file is read as iperf3's last whole object: the last that
+    begins at a top-level "start", closed when its brace is missing.
+    Duplicate keys keep their last value (the stop's error)."""
+    starts = [m.start() for m in _OBJECT_START.finditer(text)]
+    tails = [text] + ([text[starts[-1] :]] if starts and starts[-1] > 0 else [])
+    for tail in tails:
+        for t in (tail, tail.rstrip() + "\n}"):
+            try:
+                j = json.loads(t)
+            except json.JSONDecodeError:
+                continue
+            return j if isinstance(j, dict) else None
+    return None
+
+
+def _iperf_object(text: str) -> dict[str, Any]:
+    """iperf_json of TEXT, which must hold an object (ValueError)."""
+    j = iperf_json(text)
+    if j is None:
+        raise ValueError("iperf3 output holds no JSON object")
+    return j
+
+
+def _iperf_flows(text: str, streams: int = 1) -> tuple[list[float | None], bool]:
     """The goodputs of one iperf3 -J file (iperf_goodputs) and whether it
-    is of a flow that never connected."""
+    is of a flow that never connected; STREAMS, its process's -P where
+    known, counts the flows of a file that cannot say."""
     if not text.strip():
         return [None], False
-    try:
-        j = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise ValueError(f"iperf3 output is not JSON: {e}") from e
-    if not isinstance(j, dict):
-        raise ValueError("iperf3 output is not a JSON object")
+    j = iperf_json(text)
+    if j is None:
+        # no object to read: its streams' goodputs are unknown
+        m = _NUM_STREAMS.search(text)
+        return [None] * (int(m.group(1)) if m else streams), False
     start = j.get("start")
     connected = isinstance(start, dict) and bool(start.get("connected"))
     if start is not None and not connected:
         # never connected, whatever its end (stopped while it connected,
         # iperf3 3.12 writes one of zeros)
         return [0.0], True
+    if isinstance(start, dict) and "timestamp" in start and "test_start" not in start:
+        # its test never began: iperf3 begins it once every one of its -P
+        # streams has connected, and this one was stopped while some had
+        # not (repro-blue-fig13-paper, red, seed 101, before 2026-11-29:
+        # 16 to 22 of 25, the SYNs of the others lost under the paper
+        # hosts' 1-s minimum RTO). No stream got a byte.
+        return [0.0] * max(streams, len(start["connected"])), True
     end = j.get("end") or {}
     if not isinstance(end, dict):
         raise ValueError("iperf3 output whose end is not a JSON object")
-    streams = end.get("streams") or []
+    ends = end.get("streams") or []
     s = end.get("sum_received") or end.get("sum")
     # a sum of no time: killed before the test began (no end result)
     ended = not (isinstance(s, dict) and s.get("seconds") == 0)
-    if ended and len(streams) > 1:
+    if ended and len(ends) > 1:
         try:
-            return [float(x["receiver"]["bits_per_second"]) for x in streams], False
+            return [float(x["receiver"]["bits_per_second"]) for x in ends], False
         except (KeyError, TypeError) as e:
             raise ValueError(f"iperf3 streams without a receiver's result: {e}") from e
     if ended and s is not None:
@@ -274,7 +321,9 @@ def iperf_goodputs(texts: list[str]) -> list[float | None]:
       the run's load): 0.0, one flow whatever its -P, as it got nothing;
     - connected, without an end: its rate over the intervals it wrote
       (the client's, which receives with -R: bytes over seconds), one
-      a stream of several; None when it wrote none.
+      a stream of several; None when it wrote none;
+    - a file with no object to read (iperf_json): None, unknown, one a
+      stream of the test's num_streams when its start block gives it.
     Any other output raises ValueError. The report reads the goodputs over
     the measured window instead (iperf_window_goodputs), these only where
     a file does not place its intervals in time."""
@@ -284,6 +333,17 @@ def iperf_goodputs(texts: list[str]) -> list[float | None]:
 # iperf3's error when the run stopped a flow (run.Bench.wait_all's SIGTERM
 # to the client or to its server): its last interval ended then
 STOPPED_ERRORS = ("the client has terminated", "the server has terminated")
+
+
+def iperf_stopped(texts: list[str]) -> int:
+    """How many of the iperf3 files TEXTS are of flows the run stopped
+    (STOPPED_ERRORS: its SIGTERM at its end to the client or its server)."""
+    n = 0
+    for text in texts:
+        j = iperf_json(text) if text.strip() else None
+        error = j.get("error") if j is not None else None
+        n += isinstance(error, str) and any(x in error for x in STOPPED_ERRORS)
+    return n
 
 
 @dataclass(frozen=True)
@@ -313,14 +373,19 @@ def _received(iv: Any) -> list[dict[str, Any]]:
 
 
 def _window_flows(
-    text: str, start_wall: float | None, t0: float, t1: float, end_wall: float | None
+    text: str,
+    start_wall: float | None,
+    t0: float,
+    t1: float,
+    end_wall: float | None,
+    streams: int = 1,
 ) -> list[FlowGoodput]:
     """The goodputs of one iperf3 -J file over [T0, T1] seconds after
     START_WALL (iperf_window_goodputs)."""
-    rates, never = _iperf_flows(text)
-    if never or all(r is None for r in rates):
+    rates, never = _iperf_flows(text, streams)
+    j = iperf_json(text)
+    if never or j is None or all(r is None for r in rates):
         return [FlowGoodput(r) for r in rates]
-    j = json.loads(text)
     start = j.get("start") or {}
     stamp = start.get("timestamp") if isinstance(start, dict) else None
     secs = stamp.get("timesecs") if isinstance(stamp, dict) else None
@@ -361,7 +426,12 @@ def _window_flows(
 
 
 def iperf_window_goodputs(
-    texts: list[str], start_wall: float | None, t0: float, t1: float, end_wall: float | None = None
+    texts: list[str],
+    start_wall: float | None,
+    t0: float,
+    t1: float,
+    end_wall: float | None = None,
+    streams: list[int] | None = None,
 ) -> list[FlowGoodput]:
     """Goodput in bit/s of each long TCP flow (iperf3 -J output, one flow
     a file of one stream, one a stream of a file of several, as
@@ -396,7 +466,12 @@ def iperf_window_goodputs(
     whole_test. Any other output raises ValueError."""
     if t1 <= t0:
         raise ValueError(f"a measured window of no time: [{t0}, {t1}]")
-    return [f for text in texts for f in _window_flows(text, start_wall, t0, t1, end_wall)]
+    per_file = streams if streams is not None and len(streams) == len(texts) else [1] * len(texts)
+    return [
+        f
+        for text, n in zip(texts, per_file, strict=True)
+        for f in _window_flows(text, start_wall, t0, t1, end_wall, n)
+    ]
 
 
 def last_connect_s(meta: dict[str, Any], texts: list[str]) -> float | None:
@@ -419,11 +494,8 @@ def last_connect_s(meta: dict[str, Any], texts: list[str]) -> float | None:
         return None
     last: float | None = None
     for text in texts:
-        try:
-            j = json.loads(text)
-        except ValueError:
-            continue
-        start = j.get("start") if isinstance(j, dict) else None
+        j = iperf_json(text)
+        start = j.get("start") if j is not None else None
         if not isinstance(start, dict) or not start.get("connected"):
             continue
         stamp = start.get("timestamp")
@@ -434,11 +506,31 @@ def last_connect_s(meta: dict[str, Any], texts: list[str]) -> float | None:
     return last
 
 
+def process_streams(meta: dict[str, Any], processes: int) -> list[int] | None:
+    """The long TCP flows of each of the PROCESSES iperf3 processes of the
+    run of run.json META, as experiment.long_processes spreads them (the
+    first ones one more); None where unknown (no long_flows, or flows in
+    steps). Which process has one more, the files' order does not say:
+    a file that cannot say how many it had (_iperf_flows) may be
+    counted one off."""
+    flows = meta.get("long_flows")
+    if not isinstance(flows, int) or flows < processes or processes <= 0:
+        return None
+    if meta.get("long_steps"):
+        return None
+    return [flows // processes + (i < flows % processes) for i in range(processes)]
+
+
 def run_goodputs(meta: dict[str, Any], texts: list[str]) -> list[FlowGoodput]:
-    """iperf_window_goodputs of the TCP iperf3 files TEXTS of the run of
-    run.json META, over its measured window."""
+    """iperf_window_goodputs of the TCP iperf3 files TEXTS (all of the run)
+    of the run of run.json META, over its measured window."""
     return iperf_window_goodputs(
-        texts, meta.get("start_wall"), meta["warmup_s"], meta["duration_s"], meta.get("end_wall")
+        texts,
+        meta.get("start_wall"),
+        meta["warmup_s"],
+        meta["duration_s"],
+        meta.get("end_wall"),
+        process_streams(meta, len(texts)),
     )
 
 
@@ -457,7 +549,7 @@ def udp_goodputs(texts: list[str], payload: int = 1400) -> list[float | None]:
     downstream drops hard at the start saw (sfred-10mbit, red, 2 of 3 seeds)."""
     rates: list[float | None] = []
     for text in texts:
-        j = json.loads(text)
+        j = _iperf_object(text)
         s = j.get("end", {}).get("sum")
         if not s or not s.get("seconds"):
             if "start" in j and not j["start"].get("connected"):
@@ -488,7 +580,7 @@ def udp_window_counts(texts: list[str], t0: float, t1: float) -> list[tuple[int,
     udp_whole_test) counts its whole test, from its "end"."""
     out = []
     for text in texts:
-        j = json.loads(text)
+        j = _iperf_object(text)
         if "start" in j and not j["start"].get("connected"):
             continue
         total = j.get("end", {}).get("sum", {})
@@ -523,7 +615,7 @@ def udp_whole_test(texts: list[str]) -> int:
     counts them over their whole test, warm-up included."""
     n = 0
     for text in texts:
-        j = json.loads(text)
+        j = _iperf_object(text)
         if "start" in j and not j["start"].get("connected"):
             continue
         n += "intervals" not in j
@@ -566,6 +658,10 @@ class Run:
     # seconds after the start by which the long TCP flows had connected
     # (last_connect_s; None when unknown)
     tcp_connected_s: float | None = None
+    # processes still running at the run's end, which the run stopped
+    # (run.Bench.wait_all): run.json's count, or the iperf3 files that
+    # say so (iperf_stopped) where more (run.json has it since 2026-11-29)
+    stopped: int = 0
 
     @property
     def problems(self) -> list[str]:
@@ -584,6 +680,11 @@ class Run:
             # run.Bench.start_workload: some processes were not at the
             # start line when it was released, and started late
             out.append("process missed the start")
+        if self.stopped:
+            # its flows were cut off (their goodputs are of the bytes they
+            # had), or their end was late (the end-of-test exchange of an
+            # iperf3 crosses the bottleneck)
+            out.append("process stopped at the run's end")
         return out
 
 
@@ -679,4 +780,5 @@ def read_run(rundir: Path) -> Run:
         tcp_unconnected=iperf_unconnected(tcp_texts),
         tcp_whole_test=sum(g.whole_test for g in tcps),
         tcp_connected_s=last_connect_s(meta, tcp_texts),
+        stopped=max(int(meta.get("stopped", 0)), iperf_stopped(tcp_texts + udp_texts)),
     )

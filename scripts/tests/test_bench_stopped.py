@@ -158,3 +158,12 @@ def test_wait_all_counts_what_it_had_to_stop(tmp_path: Path) -> None:
     bench.spawn([sys.executable, "-c", "pass"])
     codes = bench.wait_all(0.5)
     assert bench.stopped == 1 and codes[0] != 0 and codes[1] == 0
+
+
+def test_an_empty_file_counts_its_process_streams_missing(tmp_path: Path) -> None:
+    d = tmp_path / "sfb-load100-ecn1-s101"
+    _write_run(d, [_flow(1000, *([[125_000] * 8] * 3)), ""])
+    meta = json.loads((d / "run.json").read_text())
+    (d / "run.json").write_text(json.dumps({**meta, "long_flows": 6}))
+    r = read_run(d)
+    assert (len(r.goodputs), r.tcp_missing) == (3, 3)

@@ -258,7 +258,8 @@ def _iperf_flows(text: str, streams: int = 1) -> tuple[list[float | None], bool]
     is of a flow that never connected; STREAMS, its process's -P where
     known, counts the flows of a file that cannot say."""
     if not text.strip():
-        return [None], False
+        # killed before it wrote anything
+        return [None] * streams, False
     j = iperf_json(text)
     if j is None:
         # no object to read: its streams' goodputs are unknown
@@ -315,7 +316,8 @@ def iperf_goodputs(texts: list[str]) -> list[float | None]:
 
     A flow still running when the run's processes were stopped (run.py:
     SIGTERM, then SIGKILL) may lack an end result:
-    - an empty file (killed before it wrote anything): None, unknown;
+    - an empty file (killed before it wrote anything): None, unknown
+      (one a stream where run_goodputs knows its -P);
     - a flow that never connected (no "start", or start.connected empty:
       its connection or iperf3's control exchange never completed under
       the run's load): 0.0, one flow whatever its -P, as it got nothing;
@@ -463,7 +465,10 @@ def iperf_window_goodputs(
     never connected 0.0. A file without intervals or a timestamp (archives
     of before they were kept), or a run without START_WALL, gives
     iperf_goodputs' figure over the flow's whole test, said by
-    whole_test. Any other output raises ValueError."""
+    whole_test. STREAMS, when given, is each file's -P (process_streams):
+    a file that cannot say how many streams it had (empty, not JSON, a
+    test that never began) counts that many. Any other output raises
+    ValueError."""
     if t1 <= t0:
         raise ValueError(f"a measured window of no time: [{t0}, {t1}]")
     per_file = streams if streams is not None and len(streams) == len(texts) else [1] * len(texts)

@@ -53,6 +53,9 @@ def test_a_cut_copy_then_an_unclosed_whole_object_reads_as_the_whole() -> None:
             json.loads(text)
         assert iperf_json(text) == want, cut
         assert iperf_goodputs([text]) == iperf_goodputs([flow]) == [1e6, 2e6]
+    # a line of iperf3's before its object
+    warned = "WARNING:  Size of data read does not correspond to offered length\n" + _tabbed(flow)
+    assert iperf_json(warned) == want
     # a whole object as it is, and nothing to read in the others
     assert iperf_json(_tabbed(flow)) == want
     for bad in ("", "garbage", "[1]", _tabbed(flow)[:-40]):

@@ -230,7 +230,10 @@ def iperf_json(text: str) -> dict[str, Any] | None:
     whole object written again from its start, its intervals to 96 s, its
     end and its errors ("unable to send control message: Broken pipe",
     then "interrupt - the client has terminated"), and no closing brace.
-    Such a file is read as iperf3's last whole object: the last that
+    In repro-queuelaw-mark-paper (mark probability 0.5, 99 flows, seed
+    101) a stopped client's file began with iperf3's line "WARNING:  Size
+    of data read does not correspond to offered length" before its object.
+    Such files are read as iperf3's last whole object: the last that
     begins at a top-level "start", closed when its brace is missing.
     Duplicate keys keep their last value (the stop's error)."""
     starts = [m.start() for m in _OBJECT_START.finditer(text)]

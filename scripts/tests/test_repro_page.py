@@ -266,6 +266,14 @@ def test_one_seed_gives_no_verdict() -> None:
     # with two seeds the same differences are judged
     two = page.Outcome(check, Paired(mean_ci([-30.0, -31.0]), [101, 102]), (), ())
     assert page.verdict([two])[0] == page.REPRODUCED
+    # one comparison of one seed beside judged ones (the queue law's (b):
+    # three drop seeds, one mark seed) leaves the claim open, not "in
+    # direction only" with the one-seed difference counted as noise
+    v, why = page.verdict([two, one])
+    assert v == page.NOT_ATTEMPTED and why.startswith("1 of 2 comparisons have one common")
+    # unless a judged one already fails it
+    against = page.Outcome(check, Paired(mean_ci([30.0, 31.0]), [101, 102]), (), ())
+    assert page.verdict([against, one])[0] == page.NOT_REPRODUCED
 
 
 def test_module_entry_runs_with_scripts_on_the_path(tmp_path: Path) -> None:

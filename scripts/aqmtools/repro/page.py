@@ -495,6 +495,14 @@ def verdict(outcomes: list[Outcome]) -> tuple[str, str]:
     against = [o.check.text() for o in outcomes if o.state == "against"]
     if against:
         return NOT_REPRODUCED, f"{c.fails}: " + "; ".join(against)
+    # some of one seed: what they will say is not known yet (counted as
+    # within noise, they made a claim "in direction only" on one seed)
+    thin = sum(o.pair is not None and o.pair.diff.n < 2 for o in outcomes)
+    if thin:
+        return NOT_ATTEMPTED, (
+            f"{thin} of {n} comparisons have one common reporting seed so far: "
+            "no interval, so no verdict yet (the differences are printed below)"
+        )
     noise = sum(o.state == "noise" for o in outcomes)
     if not noise:
         return REPRODUCED, f"all {n} comparisons {c.holds}"

@@ -43,9 +43,13 @@ class Step:
     max_p: float | None = None
 
 
-def _records(windows: list[tuple[float, float, Step]], end: float) -> list[dict[str, float]]:
+def _records(
+    windows: list[tuple[float, float, Step]], end: float, marks: bool = False
+) -> list[dict[str, float]]:
     """aqmstat's records from START to END (seconds of the run), each
-    window's (from, to, Step) in force over it; 800 arrivals a second."""
+    window's (from, to, Step) in force over it; 800 arrivals a second.
+    With MARKS, the loss is netem's ECN marks: counted as drops, and the
+    marked packets sent all the same."""
     recs = []
     packets = drops = 0.0
     for i in range(int(end * PER_S) + 1):
@@ -60,7 +64,7 @@ def _records(windows: list[tuple[float, float, Step]], end: float) -> list[dict[
             r["max_p"] = s.max_p
         recs.append(r)
         drops += 400 * s.loss / 100
-        packets += 400 * (1 - s.loss / 100)
+        packets += 400 * (1 if marks else 1 - s.loss / 100)
     return recs
 
 
@@ -109,7 +113,8 @@ def _fixed_folder(root: Path, part: str, hosts: str, q: Fixed) -> Path:
         n = exp.long_flows_at(ld)
         value = q(c.name, n, s)
         p = qp.prob_of(c.name)
-        recs = _records([(0, 60, Step(2 * value)), (60, 121, Step(value, loss=100 * p))], 120)
+        windows = [(0, 60, Step(2 * value)), (60, 121, Step(value, loss=100 * p))]
+        recs = _records(windows, 120, marks=e)
         meta = {"qdisc": c.name, "order": names.index(c.name), "load": ld, "ecn": e}
         meta |= {"seed": s, "hosts": hosts, "duration_s": 120.0, "warmup_s": 60.0}
         _run(out, name, meta | {"long_flows": n}, recs)
@@ -173,10 +178,16 @@ def test_summarize_measures_each_window(tmp_path: Path) -> None:
     # the warm-up's queue (twice it) is left out
     assert r.meta[page.SUMMARY]["q@0"] == pytest.approx(6600.0)
     assert qp.FIGS["average queue"].of(r) == pytest.approx(6600.0)
+    # netem's marks over what it sent: 10%, not 10 / 110
     assert qp.FIGS["notification %"].of(r) == pytest.approx(10.0, rel=0.02)
     eq = ql.queue(66, 0.0, 0.1, ql.OURS)
     assert qp.equation_of(r) == pytest.approx(eq)
     assert qp.error_pct(r) == pytest.approx(100 * abs(6600 - eq) / eq)
+    drop = page.read_folder(
+        _fixed_folder(tmp_path, ql.DROP, "paper", lambda c, n, s: 50.0), qp.summarize
+    )
+    rd = page.cell(drop.results, "p0.1", 0.6667, False)[0]
+    assert qp.FIGS["notification %"].of(rd) == pytest.approx(10.0, rel=0.02)
     steps = _steps_folder(tmp_path, "paper", lambda c, k, s: Step(10.0 * k, 3.0, 40.0, 2.0, 1.5))
     r = page.cell(page.read_folder(steps, qp.summarize).results, "red", 1.0, False)[0]
     summary = r.meta[page.SUMMARY]

@@ -199,6 +199,19 @@ def error_pct(r: Run) -> float:
     return 100 * abs(_summary(r, "q@0") - eq) / eq if eq > 0 else math.nan
 
 
+def notification_pct(r: Run) -> float:
+    """The share of packets netem notified, %: of a drop run, its drops over
+    its arrivals (sent + dropped). netem counts a mark as a drop and sends
+    the marked packet, so in a mark run (ECN) its drops over its arrivals
+    read p / (1 + p) (16.7% at 0.2); there it is its drops (marks, and the
+    few packets that are not ECN-capable, dropped) over the packets it sent,
+    high by at most those few."""
+    link = r.link
+    if not r.meta.get("ecn"):
+        return page.FIGURES["loss %"].of(r)
+    return 100 * link.drops / link.sent_packets if link.sent_packets else math.nan
+
+
 # the step figures: (summary key, format, unit as a difference)
 STEP_METRICS: dict[str, tuple[str, str, str]] = {
     "queue s.d.": ("q_sd", ".1f", "packets"),
@@ -221,7 +234,7 @@ def step_figure(metric: str, k: int) -> str:
 FIGS: dict[str, Figure] = {
     "average queue": Figure(lambda r: _summary(r, "q@0"), ".1f", "packets"),
     "error %": Figure(error_pct, ".1f", "points"),
-    "notification %": page.FIGURES["loss %"],
+    "notification %": Figure(notification_pct, ".2f", "points"),
     "utilization %": Figure(page.utilization, ".1f", "points"),
 }
 FIGS |= {
@@ -627,8 +640,10 @@ def rules_section() -> list[str]:
         "- **equation (2) at ours**: equation (2) with b = 1 at the run's own flows, "
         f"probability and network (SR = {OURS.sr_pps:.1f} packets/s, RTLD = 80 ms); "
         "**error %**: |average queue - equation (2)| over equation (2);",
-        "- **notification %**: netem's drops over the packets that reached it; netem counts a "
-        "mark as a drop, so in the mark runs this is the marks and drops together;",
+        "- **notification %**: in the drop runs, netem's drops over the packets that reached "
+        "it; in the mark runs, netem's drops (it counts a mark as a drop) over the packets it "
+        "sent (a marked packet is sent too), which the few packets it dropped (those not "
+        "ECN-capable) make high by at most their share;",
         f"- in the step runs, each step's window runs from {SETTLE_S:g} s after it starts to "
         "the next step (the last, to the run's end): **queue s.d.**, the standard deviation "
         "of the instantaneous queue over it (the oscillation), **average queue** mean and "

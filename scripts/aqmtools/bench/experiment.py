@@ -31,6 +31,16 @@ SECOND (each process of a step at its seeded offset after it), the last
 TOTAL being long_flows: a load that grows during the run, as the papers'
 "50 more flows every 50 s". All flows end with the run.
 
+Connections that exist before the load: long_connect = S (a "long"
+workload without UDP flows or steps) gives the long flows up to S seconds
+to connect, every one, across a bottleneck that drops nothing (a pfifo of
+run.CONNECT_LIMIT packets), before the qdisc under test goes on; the run's
+time (its warm-up, its measured window) begins then. The papers' "N
+long-lived connections" exist before they are measured; started under the
+qdisc under test, a process's streams connect across the queue their
+siblings already fill, and a handshake, which carries no ECN, is dropped
+where the data would be marked (run.Bench.connect_first says more).
+
 Unresponsive traffic: udp_rate gives udp_flows (default 1) UDP flows
 (iperf3) beside the workload, each sending at that rate, a rate
 ("2mbit") or a multiple of the fair share ("share:2"), the share being
@@ -232,6 +242,9 @@ class Experiment:
     long_steps: list[tuple[float, int]] = field(default_factory=list)
     # the window clamp (bytes) of hosts = "paper" (0: none)
     paper_window: int = PAPER_WINDOW
+    # at most how long the long flows get to connect before the qdisc
+    # under test goes on and the run's time begins (0: no such phase)
+    long_connect_s: float = 0.0
 
     @property
     def seeds(self) -> list[int]:
@@ -399,6 +412,7 @@ def load(text: str) -> Experiment:
         long_flows_by_load=_get(t, "long_flows_by_load", bool, False),
         long_steps=_steps(t),
         paper_window=_get(t, "paper_window", int, PAPER_WINDOW),
+        long_connect_s=_get(t, "long_connect", float, 0.0),
     )
     if not 1 <= exp.clients <= 64 or not 1 <= exp.servers <= 64:
         raise ValueError("clients and servers must be 1..64")
@@ -434,6 +448,10 @@ def load(text: str) -> Experiment:
     if exp.paper_window and not 2 * 1460 <= exp.paper_window <= 1 << 30:
         raise ValueError("paper_window must be 0 (no clamp) or 2920..2^30 bytes")
     _check_steps(exp)
+    if not 0 <= exp.long_connect_s <= 300:
+        raise ValueError("long_connect must be 0 (none) to 300 seconds")
+    if exp.long_connect_s and (exp.workload != "long" or exp.udp_rate_bps or exp.long_steps):
+        raise ValueError('long_connect needs workload = "long" without udp_rate or long_steps')
     for q in qdiscs:
         for spec in (q.spec, q.ecn_spec, q.up_spec):
             expand_spec(spec, exp.rate_of(q))

@@ -59,6 +59,11 @@ TERM_GRACE_S = 3.0
 # processes to reach the start line (gate.Gate), before the run starts
 # without the late ones (its problems then say "process missed the start")
 READY_TIMEOUT_S = 120.0
+# the bottleneck's pfifo while the long flows connect (experiment
+# long_connect), so long that it drops nothing: the paper hosts' 16 KB
+# windows bound 200 flows' queue to about 2,200 packets, and Linux hosts'
+# queue grows by at most the link's packets a second of the phase
+CONNECT_LIMIT = 50000
 
 
 def log(msg: str) -> None:
@@ -127,6 +132,33 @@ def listening_ports(ss_out: str) -> set[int]:
         if port.isdigit():
             ports.add(int(port))
     return ports
+
+
+def established(ss_out: str) -> dict[int, int]:
+    """How many established TCP sockets ss -Htn state established lists
+    with each peer port (with one state asked, ss leaves that column out:
+    the peer's address is the fourth field)."""
+    count: dict[int, int] = {}
+    for line in ss_out.splitlines():
+        fields = line.split()
+        port = fields[3].rpartition(":")[2] if len(fields) >= 4 else ""
+        if port.isdigit():
+            count[int(port)] = count.get(int(port), 0) + 1
+    return count
+
+
+def connected_streams(want: dict[int, int], have: dict[int, int]) -> int:
+    """The data streams connected of iperf3 clients that WANT, by server
+    port, so many sockets (their streams and the control connection),
+    from the established sockets HAVE by peer port: each port's sockets
+    but the first, the control connection, which iperf3 sets up first."""
+    return sum(max(0, min(have.get(port, 0), n) - 1) for port, n in want.items())
+
+
+def connected_streams_all(want: dict[str, dict[int, int]], have: dict[str, dict[int, int]]) -> bool:
+    """Whether every namespace's clients WANT (by server port, as
+    connected_streams) have their sockets established in HAVE."""
+    return all(have[n].get(p, 0) >= k for n, ports in want.items() for p, k in ports.items())
 
 
 def split(total: int, parts: int) -> list[int]:
@@ -428,6 +460,47 @@ class Bench:
         rest.release()
         return {"start_wall": start_wall, "start_held": held, "start_ready": ready}
 
+    def connect_first(
+        self, long_flows: int, start_wall: float, spec: str, up: str, rundir: Path
+    ) -> dict[str, Any]:
+        """The end of the connect phase of experiment long_connect: wait
+        until every long flow of the run has connected (each iperf3
+        client's control connection and streams established, ss in the
+        client hosts' namespaces), long_connect_s after START_WALL at
+        most; then the qdisc under test (SPEC, UP) replaces the phase's
+        pfifo, whose queue it discards, and aqmstat starts. Return what
+        run.json keeps: connect_s, the seconds after START_WALL the qdisc
+        went on (the run's time begins there), connect_streams, the flows
+        connected then, and connect_qlen, the packets the pfifo held.
+
+        Why: iperf3 starts a process's test once all its -P streams have
+        connected, and a stream's handshake carries no ECN, so under an
+        ECN qdisc that marks the data it is dropped as often as the data
+        is marked. In BLUE's Figure 13 with the paper's hosts (1-s minimum
+        RTO), RED at 50-200 flows left 16-22 of a process's 25 streams
+        connected and the rest retrying their SYNs through the whole run."""
+        want: dict[str, dict[int, int]] = {}
+        schedule = self.exp.long_schedule(long_flows)
+        for f in self.flows("tcp", long_flows):
+            want.setdefault(self.tb.clients[f.client].ns, {})[f.port] = schedule[f.k][1] + 1
+        end = start_wall + self.exp.long_connect_s
+        while True:
+            have = {
+                name: established(sh(ns(name, "ss", "-Htn", "state", "established"), False))
+                for name in want
+            }
+            if connected_streams_all(want, have) or time.time() >= end:
+                break
+            time.sleep(0.2)
+        streams = sum(connected_streams(want[n], have[n]) for n in want)
+        qlen = sum(q for _, _, q in self.leaf_counts())
+        run_all(testbed.set_qdisc(self.tb, spec, up))
+        at = time.time() - start_wall
+        self.start_aqmstat(rundir)
+        if streams < long_flows:
+            log(f"  {streams} of {long_flows} long flows connected after {at:.1f} s")
+        return {"connect_s": at, "connect_streams": streams, "connect_qlen": qlen}
+
     def run_flent(self, test: str, q: Qdisc, duration: float, rundir: Path) -> int:
         """One flent test from the first client host to the first server
         (flent's own data file and its summary land in RUNDIR)."""
@@ -582,15 +655,29 @@ class Bench:
         self.use_seed(seed, rate)
         run_all(testbed.set_ecn(self.tb, ecn))
         up = q.up_spec_for(ecn, rate) if q.up_spec else ""
-        run_all(testbed.set_qdisc(self.tb, spec, up))
+        # with long_connect, a pfifo that drops nothing until the long
+        # flows have connected (connect_first), the qdisc under test after
+        connect = self.exp.long_connect_s
+        if connect:
+            run_all(testbed.set_qdisc(self.tb, f"pfifo limit {CONNECT_LIMIT}"))
+        else:
+            run_all(testbed.set_qdisc(self.tb, spec, up))
         before = self.snapshot()
         d = self.exp.duration_s
-        self.start_aqmstat(rundir)
+        if not connect:
+            self.start_aqmstat(rundir)
         time.sleep(0.5)
         long_flows = self.exp.long_flows_at(load_)
-        start = self.start_workload(d, users, seed, rundir, long_flows)
+        # the workload's processes get the connect phase's time on top of
+        # the run's: each runs its duration after the phase at the latest
+        start = self.start_workload(d + connect, users, seed, rundir, long_flows)
+        phase: dict[str, Any] = {}
+        if connect:
+            phase = self.connect_first(long_flows, start["start_wall"], spec, up, rundir)
+            # the qdisc under test as it began, and netem over the whole run
+            before = {**self.snapshot(), "netem_drops": before["netem_drops"]}
         flent_codes = [self.run_flent(t, q, d, rundir) for t in self.exp.flent_tests]
-        codes = self.wait_all(d + self.exp.drain_s + 30) + flent_codes
+        codes = self.wait_all(d + connect + self.exp.drain_s + 30) + flent_codes
         stopped = self.stopped
         end_wall = time.time()
         # quiet for a second, so that the samplers' last record is of the
@@ -620,9 +707,10 @@ class Bench:
             "udp_flows": self.exp.udp_flows,
             "udp_rate_bps": self.exp.udp_rate_bps,
             "users": users,
-            # flent runs its tests one after the other
-            "duration_s": d * max(1, len(self.exp.flent_tests)),
-            "warmup_s": self.exp.warmup_s,
+            # flent runs its tests one after the other; after a connect
+            # phase, the run's time begins when it ended
+            "duration_s": d * max(1, len(self.exp.flent_tests)) + phase.get("connect_s", 0.0),
+            "warmup_s": self.exp.warmup_s + phase.get("connect_s", 0.0),
             # the bottleneck's rate in this run, and the rate the load (the
             # population) was computed from; they differ for a qdisc with
             # a rate of its own
@@ -643,6 +731,9 @@ class Bench:
             meta["up_spec"] = up
         if self.exp.long_steps:
             meta["long_steps"] = [list(x) for x in self.exp.long_steps]
+        if phase:
+            meta["long_connect_s"] = connect
+            meta.update(phase)
         (rundir / "tc-before.json").write_text(json.dumps(before) + "\n")
         (rundir / "tc-after.json").write_text(json.dumps(after) + "\n")
         (rundir / "run.json").write_text(json.dumps(meta, indent=1) + "\n")

@@ -688,6 +688,11 @@ class Run:
             # run.Bench.start_workload: some processes were not at the
             # start line when it was released, and started late
             out.append("process missed the start")
+        connected = self.meta.get("connect_streams")
+        if isinstance(connected, int) and connected < self.meta.get("long_flows", 0):
+            # experiment long_connect: the qdisc under test went on with
+            # some flows still connecting (run.Bench.connect_first)
+            out.append("long flows not connected before the load")
         if self.stopped:
             # its flows were cut off (their goodputs are of the bytes they
             # had), or their end was late (the end-of-test exchange of an

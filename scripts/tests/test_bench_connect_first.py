@@ -18,7 +18,7 @@ from test_bench_window_goodputs import _flow, _write_run
 from aqmtools.bench import run
 from aqmtools.bench.experiment import load
 from aqmtools.bench.run import CONNECT_LIMIT, connected_streams, established
-from aqmtools.bench.stats import read_run
+from aqmtools.bench.stats import connect_words, read_run, run_times
 
 LATE = "long flows not connected before the load"
 
@@ -180,3 +180,14 @@ def test_a_flow_not_connected_before_the_load_is_a_problem(tmp_path: Path) -> No
 def test_the_connect_phase_drops_nothing_a_paper_run_can_queue() -> None:
     # 200 flows of the paper hosts' 16 KB window, in full-sized packets
     assert CONNECT_LIMIT > 200 * -(-16384 // 1448)
+
+
+def test_headings_give_the_experiment_times_and_the_phase() -> None:
+    meta = {"duration_s": 65.5, "warmup_s": 15.5, "connect_s": 5.5, "long_connect_s": 30}
+    assert run_times(meta) == (60.0, 10.0)
+    assert run_times({"duration_s": 60, "warmup_s": 10}) == (60.0, 10.0)
+    other = {**meta, "connect_s": 12.25}
+    assert connect_words([meta, other]) == (
+        "the long flows connected first, across a pfifo, at most 30 s (they took 5.5-12.2 s)"
+    )
+    assert connect_words([{"duration_s": 60, "warmup_s": 10}]) == ""

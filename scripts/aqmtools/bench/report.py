@@ -48,8 +48,10 @@ from aqmtools.bench.stats import (
     bytes_by_size,
     cdf,
     censored_quantile,
+    connect_words,
     jain,
     read_run,
+    run_times,
     unresponsive,
 )
 
@@ -628,10 +630,13 @@ def header(res: Results) -> list[str]:
     )
     hosts = m.get("hosts", "linux")
     prof = ", ".join([*m.get("host_sysctls", []), m.get("host_route", "")]).strip(", ")
+    duration, warmup = run_times(m)
+    connect = connect_words([r.meta for r in res.runs])
     return [
         f"Experiment `{m['experiment']}`: bottleneck {experiment_rate(m) / 1e6:g} Mbit/s, "
-        f"{m['duration_s']:g} s per run ({m['warmup_s']:g} s warm-up, then a drain of at most "
-        f"{m.get('drain_s', 2):g} s), workload {m.get('workload', 'web')}, end hosts "
+        f"{duration:g} s per run ({warmup:g} s warm-up, then a drain of at most "
+        f"{m.get('drain_s', 2):g} s{'; ' + connect if connect else ''}), "
+        f"workload {m.get('workload', 'web')}, end hosts "
         f"`{hosts}` ({prof or 'the kernel defaults'}, {m.get('cc', 'reno')}), {rtt_text}. "
         f"Seeds: {', '.join(map(str, res.seeds))} ({' and '.join(sets)}"
         f"{'' if sets == ['reporting'] else ': NOT for claims'}).",

@@ -514,6 +514,27 @@ def last_connect_s(meta: dict[str, Any], texts: list[str]) -> float | None:
     return last
 
 
+def run_times(meta: dict[str, Any]) -> tuple[float, float]:
+    """The experiment's duration and warm-up (s) of the run of run.json
+    META: its duration_s and warmup_s less the connect phase they hold
+    (experiment long_connect, run.Bench.connect_first)."""
+    phase = float(meta.get("connect_s", 0.0))
+    return float(meta["duration_s"]) - phase, float(meta["warmup_s"]) - phase
+
+
+def connect_words(metas: list[dict[str, Any]]) -> str:
+    """What runs' connect phases were, for a heading ("" without any):
+    at most long_connect_s, and the least and most connect_s."""
+    took = [float(m["connect_s"]) for m in metas if "connect_s" in m]
+    if not took:
+        return ""
+    most = max(float(m.get("long_connect_s", 0.0)) for m in metas)
+    return (
+        f"the long flows connected first, across a pfifo, at most {most:g} s "
+        f"(they took {min(took):.1f}-{max(took):.1f} s)"
+    )
+
+
 def process_streams(meta: dict[str, Any], processes: int) -> list[int] | None:
     """The long TCP flows of each of the PROCESSES iperf3 processes of the
     run of run.json META, as experiment.long_processes spreads them (the

@@ -48,7 +48,7 @@ from typing import Generic, TypeVar
 from aqmtools.bench.experiment import Experiment, load
 from aqmtools.bench.intervals import Interval, Paired, mean_ci, paired
 from aqmtools.bench.report import METRICS, Results, experiment_rate, rt_quantile, seed_of
-from aqmtools.bench.stats import Run, read_run
+from aqmtools.bench.stats import Run, connect_words, read_run, run_times
 from aqmtools.repro import dcn, plan
 from aqmtools.repro.paper import Setting
 
@@ -821,13 +821,17 @@ def describe_folder(f: Folder) -> list[str]:
     res = f.results
     prof = ", ".join([*m.get("host_sysctls", []), str(m.get("host_route", ""))]).strip(", ")
     rtts = sorted({x for r in f.runs for x in r.meta.get("client_rtts_ms", [])})
+    duration, warmup = run_times(m)
     parts = [
         f"bottleneck {experiment_rate(m) / 1e6:g} Mbit/s",
-        f"runs of {m['duration_s']:g} s ({m['warmup_s']:g} s warm-up, a drain of at most "
+        f"runs of {duration:g} s ({warmup:g} s warm-up, a drain of at most "
         f"{m.get('drain_s', 2):g} s)",
         f"loads {', '.join(f'{x:.0%}' for x in res.loads)}",
         f"end hosts `{f.hosts}` ({prof or 'the kernel defaults'}), {m.get('cc', 'reno')}",
     ]
+    connect = connect_words([r.meta for r in f.runs])
+    if connect:
+        parts.append(connect)
     if rtts:
         parts.append(f"client RTTs {rtts[0]:g}-{rtts[-1]:g} ms")
     users = _users(f)

@@ -17,7 +17,7 @@ from test_bench_window_goodputs import _flow, _write_run
 
 from aqmtools.bench import run
 from aqmtools.bench.experiment import load
-from aqmtools.bench.run import CONNECT_LIMIT, connected_streams, established
+from aqmtools.bench.run import connect_limit, connected_streams, established
 from aqmtools.bench.stats import connect_words, read_run, run_times
 
 LATE = "long flows not connected before the load"
@@ -177,9 +177,22 @@ def test_a_flow_not_connected_before_the_load_is_a_problem(tmp_path: Path) -> No
     assert LATE in read_run(late).problems
 
 
-def test_the_connect_phase_drops_nothing_a_paper_run_can_queue() -> None:
-    # 200 flows of the paper hosts' 16 KB window, in full-sized packets
-    assert CONNECT_LIMIT > 200 * -(-16384 // 1448)
+def test_the_connect_phase_queue_lets_the_handshakes_first(tmp_path: Path) -> None:
+    bench = run.Bench(load(BASE), tmp_path, tmp_path)
+    # 50 ms of full-sized packets: 41 at 10 Mbit/s, 10 at least
+    assert connect_limit(10_000_000) == 41 and connect_limit(100_000) == 10
+    cmds = [" ".join(c) for c in run.testbed.connect_qdisc(bench.tb, 41)]
+    for name, dev, _ in bench.tb.bottlenecks():
+        mine = [c for c in cmds if f"-n {name} " in c and f" dev {dev} " in c]
+        assert mine[0].endswith("parent 1:1 handle 10:") and " del " in mine[0]
+        # every priority to the second band, the data's drop-tail queue
+        assert mine[1].endswith("prio bands 2 priomap " + " ".join(["1"] * 16))
+        assert mine[2].endswith("parent 10:1 handle 11: pfifo limit 10000")
+        assert mine[3].endswith("parent 10:2 handle 12: pfifo limit 41")
+        # the SYN flag (byte 33: 20 of IPv4, 13 into TCP), and tot_len < 128
+        assert "match ip protocol 6 0xff match u8 2 2 at 33 flowid 10:1" in mine[4]
+        assert mine[5].endswith("match u16 0 0xff80 at 2 flowid 10:1")
+    assert len(cmds) == 6 * len(bench.tb.bottlenecks())
 
 
 def test_headings_give_the_experiment_times_and_the_phase() -> None:
@@ -188,6 +201,7 @@ def test_headings_give_the_experiment_times_and_the_phase() -> None:
     assert run_times({"duration_s": 60, "warmup_s": 10}) == (60.0, 10.0)
     other = {**meta, "connect_s": 12.25}
     assert connect_words([meta, other]) == (
-        "the long flows connected first, across a pfifo, at most 30 s (they took 5.5-12.2 s)"
+        "the long flows connected first (handshakes ahead of the data), at most 30 s "
+        "(they took 5.5-12.2 s)"
     )
     assert connect_words([{"duration_s": 60, "warmup_s": 10}]) == ""

@@ -33,9 +33,10 @@ TOTAL being long_flows: a load that grows during the run, as the papers'
 
 Connections that exist before the load: long_connect = S (a "long"
 workload without UDP flows or steps) gives the long flows up to S seconds
-to connect, every one, across a bottleneck that drops nothing (a pfifo of
-run.CONNECT_LIMIT packets), before the qdisc under test goes on; the run's
-time (its warm-up, its measured window) begins then. The papers' "N
+to connect, every one, across a bottleneck that lets their handshakes
+and iperf3's control messages go first (testbed.connect_qdisc), before
+the qdisc under test goes on; the run's time (its warm-up, its measured
+window) begins then. The papers' "N
 long-lived connections" exist before they are measured; started under the
 qdisc under test, a process's streams connect across the queue their
 siblings already fill, and a handshake, which carries no ECN, is dropped

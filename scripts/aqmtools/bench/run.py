@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from aqmtools.bench import testbed
-from aqmtools.bench.experiment import Experiment, Qdisc, load
+from aqmtools.bench.experiment import PKT_BYTES, Experiment, Qdisc, load
 from aqmtools.bench.gate import Gate, delayed
 from aqmtools.bench.stats import leaf, read_web
 from aqmtools.bench.testbed import Cmd, Testbed
@@ -59,11 +59,10 @@ TERM_GRACE_S = 3.0
 # processes to reach the start line (gate.Gate), before the run starts
 # without the late ones (its problems then say "process missed the start")
 READY_TIMEOUT_S = 120.0
-# the bottleneck's pfifo while the long flows connect (experiment
-# long_connect), so long that it drops nothing: the paper hosts' 16 KB
-# windows bound 200 flows' queue to about 2,200 packets, and Linux hosts'
-# queue grows by at most the link's packets a second of the phase
-CONNECT_LIMIT = 50000
+# the data queue while the long flows connect (experiment long_connect,
+# testbed.connect_qdisc): a drop-tail queue of this long at the run's
+# rate, which the qdisc under test discards when it goes on
+CONNECT_QUEUE_S = 0.05
 
 
 def log(msg: str) -> None:
@@ -132,6 +131,12 @@ def listening_ports(ss_out: str) -> set[int]:
         if port.isdigit():
             ports.add(int(port))
     return ports
+
+
+def connect_limit(rate_bps: int) -> int:
+    """The connect phase's data queue in packets at RATE_BPS:
+    CONNECT_QUEUE_S of full-sized packets, 10 at least."""
+    return max(10, round(rate_bps * CONNECT_QUEUE_S / (8 * PKT_BYTES)))
 
 
 def established(ss_out: str) -> dict[int, int]:
@@ -468,10 +473,11 @@ class Bench:
         client's control connection and streams established, ss in the
         client hosts' namespaces), long_connect_s after START_WALL at
         most; then the qdisc under test (SPEC, UP) replaces the phase's
-        pfifo, whose queue it discards, and aqmstat starts. Return what
+        queue (testbed.connect_qdisc), whose packets it discards, and
+        aqmstat starts. Return what
         run.json keeps: connect_s, the seconds after START_WALL the qdisc
         went on (the run's time begins there), connect_streams, the flows
-        connected then, and connect_qlen, the packets the pfifo held.
+        connected then, and connect_qlen, the packets the phase's queue held.
 
         Why: iperf3 starts a process's test once all its -P streams have
         connected, and a stream's handshake carries no ECN, so under an
@@ -655,11 +661,11 @@ class Bench:
         self.use_seed(seed, rate)
         run_all(testbed.set_ecn(self.tb, ecn))
         up = q.up_spec_for(ecn, rate) if q.up_spec else ""
-        # with long_connect, a pfifo that drops nothing until the long
-        # flows have connected (connect_first), the qdisc under test after
+        # with long_connect, a queue that lets handshakes first until the
+        # long flows have connected (connect_first), the qdisc under test after
         connect = self.exp.long_connect_s
         if connect:
-            run_all(testbed.set_qdisc(self.tb, f"pfifo limit {CONNECT_LIMIT}"))
+            run_all(testbed.connect_qdisc(self.tb, connect_limit(rate)))
         else:
             run_all(testbed.set_qdisc(self.tb, spec, up))
         before = self.snapshot()

@@ -530,7 +530,7 @@ def connect_words(metas: list[dict[str, Any]]) -> str:
         return ""
     most = max(float(m.get("long_connect_s", 0.0)) for m in metas)
     return (
-        f"the long flows connected first, across a pfifo, at most {most:g} s "
+        f"the long flows connected first (handshakes ahead of the data), at most {most:g} s "
         f"(they took {min(took):.1f}-{max(took):.1f} s)"
     )
 

@@ -260,6 +260,40 @@ def set_qdisc(tb: Testbed, spec: str, up_spec: str = "") -> list[Cmd]:
     return cmds
 
 
+# the connect phase's small packets (run.Bench.connect_first): under this
+# many bytes of IPv4, a packet goes first (pure ACKs and iperf3's control
+# messages, its one-byte states; its data segments are full-sized); a
+# power of two
+CONNECT_SMALL = 128
+
+
+def connect_qdisc(tb: Testbed, limit: int) -> list[Cmd]:
+    """The bottlenecks' queue while the long flows connect (experiment
+    long_connect, run.Bench.connect_first): a prio leaf (handle 10:) of
+    two bands. The first (10:1), served first and never full, takes what
+    sets up the flows: TCP SYNs and SYN-ACKs (the SYN flag, byte 13 of a
+    TCP header after an IPv4 header of 20 bytes) and packets under
+    CONNECT_SMALL bytes; the second (10:2), everything else, a pfifo of
+    LIMIT packets (drop-tail). So the handshakes and iperf3's control
+    exchange cross at once, whatever the data queue, and the data queue
+    that the qdisc under test discards when it replaces this one is
+    LIMIT packets at most."""
+    cmds = []
+    for ns, dev, _ in tb.bottlenecks():
+        cmds.append(_ns(ns, f"tc qdisc del dev {dev} parent 1:1 handle 10:"))
+        cmds.append(_leaf(ns, dev, "prio bands 2 priomap " + " ".join(["1"] * 16)))
+        cmds.append(_ns(ns, f"tc qdisc add dev {dev} parent 10:1 handle 11: pfifo limit 10000"))
+        cmds.append(_ns(ns, f"tc qdisc add dev {dev} parent 10:2 handle 12: pfifo limit {limit}"))
+        first = f"tc filter add dev {dev} parent 10: protocol ip"
+        cmds.append(
+            _ns(ns, f"{first} prio 1 u32 match ip protocol 6 0xff match u8 2 2 at 33 flowid 10:1")
+        )
+        # tot_len under CONNECT_SMALL (a power of two): its high bits clear
+        mask = f"{0xFFFF & ~(CONNECT_SMALL - 1):#x}"
+        cmds.append(_ns(ns, f"{first} prio 2 u32 match u16 0 {mask} at 2 flowid 10:1"))
+    return cmds
+
+
 def set_ecn(tb: Testbed, ecn: bool) -> list[Cmd]:
     """ECN on or off at every end host."""
     return [_ns(h.ns, f"sysctl -qw net.ipv4.tcp_ecn={int(ecn)}") for h in tb.clients + tb.servers]

@@ -88,14 +88,14 @@ class _Fake:
         self.events: list[str] = []
 
     def sh(self, cmd: list[str], check: bool = True) -> str:
-        assert cmd[-4:] == ["ss", "-Htn", "state", "established"]
+        assert cmd[:2] == ["ss", "-N"] and cmd[-3:] == ["-Htn", "state", "established"]
         poll = self.polls[min(len(self.polls) - 1, self.calls // self.names)]
         self.calls += 1
         if self.calls % self.names == 1:
             self.events.append("poll")
         return "\n".join(
             f"0 0 10.1.1.2:{40000 + i} 10.2.1.2:{port}"
-            for port, n in poll.get(cmd[3], {}).items()
+            for port, n in poll.get(cmd[2], {}).items()
             for i in range(n)
         )
 
@@ -115,7 +115,17 @@ def _bench(
     monkeypatch.setattr(run, "run_all", fake.run_all)
     monkeypatch.setattr(time, "time", lambda: fake.now)
     monkeypatch.setattr(time, "sleep", fake.sleep)
-    monkeypatch.setattr(bench, "leaf_counts", lambda: [(10, 0, 120), (5, 0, 3)])
+    dumps = {
+        "down": [
+            {"handle": "10:", "kind": "prio", "qlen": 120},
+            {"handle": "11:", "kind": "pfifo", "packets": 40, "drops": 0},
+            {"handle": "12:", "kind": "pfifo", "packets": 900, "drops": 7},
+        ],
+        "up": [{"handle": "10:", "kind": "prio", "qlen": 3}],
+    }
+    monkeypatch.setattr(
+        run, "tc_json", lambda name, dev: dumps["down" if name == bench.tb.right else "up"]
+    )
     monkeypatch.setattr(bench, "start_aqmstat", lambda rundir: fake.events.append("aqmstat"))
     return bench, fake
 
@@ -143,7 +153,13 @@ def test_the_qdisc_goes_on_once_every_flow_has_connected(
     phase = bench.connect_first(7, 999.5, "red limit 60000", "", tmp_path)
     # three rounds of ss, then the qdisc under test, then the sampler
     assert fake.events == ["poll", "poll", "poll", "qdisc red limit 60000", "aqmstat"]
-    assert phase == {"connect_s": 2.5, "connect_streams": 7, "connect_qlen": 123}
+    assert phase == {
+        "connect_s": 2.5,
+        "connect_polled_s": 2.5,
+        "connect_streams": 7,
+        "connect_qlen": 123,
+        "connect_bands": {"first": [40, 0], "data": [900, 7]},
+    }
 
 
 def test_the_qdisc_goes_on_at_the_phase_end_whatever_has_connected(

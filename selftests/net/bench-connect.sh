@@ -13,7 +13,7 @@ python=${AQM_CACHE:?}/venv/bin/python3
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-tap_plan 5
+tap_plan 6
 rc=0
 PYTHONPATH="$top/scripts" "$python" -m aqmtools.bench.run \
 	"$top/selftests/net/bench-connect.toml" "$out" "$top/scripts/bench" 2>"$out/run.err" || rc=$?
@@ -34,7 +34,12 @@ first = json.loads((rd / "aqmstat-down.jsonl").read_text().splitlines()[0])
 c = meta.get("connect_s", -1.0)
 checks = [
     ("every long flow connected within the phase",
-     meta.get("connect_streams") == 8 and 0 < c < 20, (meta.get("connect_streams"), round(c, 2))),
+     meta.get("connect_streams") == 8 and 0 < c < 20,
+     (meta.get("connect_streams"), round(c, 2), round(meta["connect_polled_s"], 2),
+      r.tcp_connected_s)),
+    ("the handshakes crossed in the first band, none dropped (10 SYN-ACKs at least)",
+     meta["connect_bands"]["first"][0] >= 10 and meta["connect_bands"]["first"][1] == 0,
+     meta["connect_bands"]),
     ("the run's time begins at the phase's end",
      meta["warmup_s"] == 2 + c and meta["duration_s"] == 8 + c and meta["long_connect_s"] == 20,
      (round(meta["warmup_s"], 2), round(meta["duration_s"], 2))),

@@ -139,6 +139,17 @@ def connect_limit(rate_bps: int) -> int:
     return max(10, round(rate_bps * CONNECT_QUEUE_S / (8 * PKT_BYTES)))
 
 
+def connect_bands(dump: list[dict[str, Any]]) -> dict[str, list[int]]:
+    """[packets, drops] of the connect phase's two bands (testbed.
+    connect_qdisc) in a tc -s -j dump of its bottleneck: "first" (11:, the
+    handshakes and small packets) and "data" (12:)."""
+    out = {}
+    for name, handle in (("first", "11:"), ("data", "12:")):
+        q = next((x for x in dump if x.get("handle") == handle), {})
+        out[name] = [int(q.get("packets", 0)), int(q.get("drops", 0))]
+    return out
+
+
 def established(ss_out: str) -> dict[int, int]:
     """How many established TCP sockets ss -Htn state established lists
     with each peer port (with one state asked, ss leaves that column out:
@@ -492,20 +503,28 @@ class Bench:
         end = start_wall + self.exp.long_connect_s
         while True:
             have = {
-                name: established(sh(ns(name, "ss", "-Htn", "state", "established"), False))
+                # ss -N enters the namespace itself: a process less a poll
+                name: established(sh(["ss", "-N", name, "-Htn", "state", "established"], False))
                 for name in want
             }
             if connected_streams_all(want, have) or time.time() >= end:
                 break
             time.sleep(0.2)
+        polled = time.time() - start_wall
         streams = sum(connected_streams(want[n], have[n]) for n in want)
-        qlen = sum(q for _, _, q in self.leaf_counts())
+        dumps = {way: tc_json(name, dev) for name, dev, way in self.tb.bottlenecks()}
         run_all(testbed.set_qdisc(self.tb, spec, up))
         at = time.time() - start_wall
         self.start_aqmstat(rundir)
         if streams < long_flows:
             log(f"  {streams} of {long_flows} long flows connected after {at:.1f} s")
-        return {"connect_s": at, "connect_streams": streams, "connect_qlen": qlen}
+        return {
+            "connect_s": at,
+            "connect_polled_s": polled,
+            "connect_streams": streams,
+            "connect_qlen": sum(int(leaf(d).get("qlen", 0)) for d in dumps.values()),
+            "connect_bands": connect_bands(dumps["down"]),
+        }
 
     def run_flent(self, test: str, q: Qdisc, duration: float, rundir: Path) -> int:
         """One flent test from the first client host to the first server

@@ -20,6 +20,7 @@ from aqmtools.bench.experiment import load
 from aqmtools.bench.stats import (
     iperf_goodputs,
     iperf_json,
+    iperf_overran,
     iperf_stopped,
     iperf_unconnected,
     process_streams,
@@ -124,12 +125,38 @@ def test_a_stopped_process_is_a_problem_of_its_run(tmp_path: Path) -> None:
     assert read_run(ok).problems == [] and read_run(ok).stopped == 0
     # the iperf3 files say so (archives of before run.json counted them)
     by_file = tmp_path / "by-file"
-    _write_run(by_file, [_flow(1000, [125_000] * 8), _flow(1000, [1] * 8, error=INTERRUPT)])
+    # (cut off: 8 s of intervals of a test planned for 10)
+    cut = _flow(1000, [1] * 8, error=INTERRUPT, duration=10)
+    _write_run(by_file, [_flow(1000, [125_000] * 8), cut])
     assert read_run(by_file).problems == [STOPPED] and read_run(by_file).stopped == 1
     # run.json says so (a process of any kind)
     meta = json.loads((ok / "run.json").read_text())
     (ok / "run.json").write_text(json.dumps({**meta, "stopped": 2}))
     assert read_run(ok).problems == [STOPPED] and read_run(ok).stopped == 2
+
+
+def test_a_flow_stopped_once_its_time_was_up_is_no_problem(tmp_path: Path) -> None:
+    # the end-of-test exchange late: intervals to the planned 8 s and on
+    over = _flow(1000, [125_000] * 12, error=INTERRUPT, duration=8)
+    # cut off: 6 s of intervals of a test planned for 8
+    cut = _flow(1000, [125_000] * 6, error=INTERRUPT, duration=8)
+    assert iperf_overran([over, cut, "", "{}"]) == 1 and iperf_stopped([over, cut]) == 2
+    for name, flows, stopped, problems in (
+        ("over", [over], 1, []),
+        ("cut", [cut], 1, [STOPPED]),
+        ("both", [over, cut], 2, [STOPPED]),
+    ):
+        d = tmp_path / name
+        _write_run(d, [_flow(1000, [125_000] * 8), *flows])
+        meta = json.loads((d / "run.json").read_text())
+        (d / "run.json").write_text(json.dumps({**meta, "stopped": stopped}))
+        assert read_run(d).problems == problems, name
+    # run.json counts a process more than the files say stopped (a web
+    # client, say): a problem
+    d = tmp_path / "over"
+    meta = json.loads((d / "run.json").read_text())
+    (d / "run.json").write_text(json.dumps({**meta, "stopped": 2}))
+    assert read_run(d).problems == [STOPPED]
 
 
 def test_the_archive_keeps_what_it_cannot_read_and_reads_the_rest_the_same(
@@ -147,10 +174,12 @@ def test_the_archive_keeps_what_it_cannot_read_and_reads_the_rest_the_same(
     for name, data in files.items():
         (back / name).write_bytes(data)
     a, b = read_run(d), read_run(back)
-    assert (a.goodputs, a.tcp_missing, a.stopped) == (b.goodputs, b.tcp_missing, b.stopped)
+    both = [(r.goodputs, r.tcp_missing, r.stopped, r.stopped_over) for r in (a, b)]
+    assert both[0] == both[1]
     assert a.goodputs == [pytest.approx(1e6), pytest.approx(2e6), pytest.approx(1e6)]
-    assert a.tcp_missing == 1 and a.stopped == 1
-    assert a.problems == ["TCP flow without a result", STOPPED]
+    assert a.tcp_missing == 1 and a.stopped == 1 == a.stopped_over
+    # its time was whole: not a problem (iperf_overran)
+    assert a.problems == ["TCP flow without a result"]
 
 
 def test_wait_all_counts_what_it_had_to_stop(tmp_path: Path) -> None:

@@ -721,8 +721,10 @@ class Run:
     # (run.Bench.wait_all): run.json's count, or the iperf3 files that
     # say so (iperf_stopped) where more (run.json has it since 2026-11-29)
     stopped: int = 0
-    # of them, iperf3 flows stopped once their time was up (iperf_overran)
+    # of them, iperf3 flows stopped once their time was up (iperf_overran),
+    # and iperf3 flows stopped before it (cut off)
     stopped_over: int = 0
+    stopped_cut: int = 0
 
     @property
     def problems(self) -> list[str]:
@@ -746,11 +748,13 @@ class Run:
             # experiment long_connect: the qdisc under test went on with
             # some flows still connecting (run.Bench.connect_first)
             out.append("long flows not connected before the load")
-        if self.stopped > self.stopped_over:
+        if self.stopped_cut or self.stopped > 2 * self.stopped_over:
             # its flows were cut off (their goodputs are of the bytes they
-            # had), or a process other than an iperf3 client was. Not those
+            # had), or a process other than an iperf3 was. Not the flows
             # stopped once their time was up, their end-of-test exchange
-            # late (it crosses the bottleneck): their time was whole
+            # late (it crosses the bottleneck; their time was whole), nor
+            # their servers, still sending: up to two processes a flow
+            # (run.json counts processes, the files only the clients)
             out.append("process stopped at the run's end")
         return out
 
@@ -831,6 +835,8 @@ def read_run(rundir: Path) -> Run:
     udps = udp_goodputs(udp_texts)
     udp = [u for u in udps if u is not None]
     window = udp_window_counts(udp_texts, meta["warmup_s"], meta["duration_s"])
+    stopped_files = iperf_stopped(tcp_texts + udp_texts)
+    over = iperf_overran(tcp_texts + udp_texts)
     return Run(
         meta,
         web,
@@ -847,6 +853,7 @@ def read_run(rundir: Path) -> Run:
         tcp_unconnected=iperf_unconnected(tcp_texts),
         tcp_whole_test=sum(g.whole_test for g in tcps),
         tcp_connected_s=last_connect_s(meta, tcp_texts),
-        stopped=max(int(meta.get("stopped", 0)), iperf_stopped(tcp_texts + udp_texts)),
-        stopped_over=iperf_overran(tcp_texts + udp_texts),
+        stopped=max(int(meta.get("stopped", 0)), stopped_files),
+        stopped_over=over,
+        stopped_cut=stopped_files - over,
     )

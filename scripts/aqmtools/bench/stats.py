@@ -15,6 +15,7 @@ carries the responses.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import re
@@ -220,8 +221,12 @@ _OBJECT_START = re.compile(r'\{\s*\n\t"start":')
 _NUM_STREAMS = re.compile(r'"num_streams":\s*(\d+)')
 
 
+# the files of a run are read by several figures in turn (a run has at
+# most a few tens of iperf3 files)
+@functools.lru_cache(maxsize=64)
 def iperf_json(text: str) -> dict[str, Any] | None:
-    """The object of one iperf3 -J file, None when it holds none.
+    """The object of one iperf3 -J file, None when it holds none. Each
+    text is parsed once: the object is shared, to be read, not changed.
 
     iperf 3.12, stopped by the run (SIGTERM, run.Bench.wait_all) while its
     end-of-test exchange is stuck, may leave a file that is not JSON: in

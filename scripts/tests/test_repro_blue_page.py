@@ -5,6 +5,7 @@ no folder and with runs."""
 from __future__ import annotations
 
 import json
+import math
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -395,6 +396,37 @@ def test_summarize_counts_sfbs_drops_by_cause_over_the_window(tmp_path: Path) ->
     # the records of 2..10 s: 2-5 at 100 packets, 6-10 at 199 (limit 200)
     assert s["qlen"] == pytest.approx((4 * 100 + 5 * 199) / 9)
     assert s["at limit"] == pytest.approx(100 * 5 / 9)
+
+
+def test_summarize_gives_red_and_blue_notifications_over_the_window(tmp_path: Path) -> None:
+    for q, names in (
+        ("red", ("marked", "early", "pdrop")),
+        ("blue", ("marks", "early_drops", "overflow_drops")),
+    ):
+        _run(tmp_path, "x", 0, q, 1.0, 101, Fig())
+        d = tmp_path / f"{q}-load100-ecn1-s101"
+        recs = []
+        for t in range(int(DURATION) + 1):
+            # a second: 800 sent, 600 of them marked, 8 dropped early and 2
+            # at the limit; the warm-up's (large) outside the window
+            k = t if t >= WARMUP else 1000 * t
+            r = {"wall": 1000.0 + t, "kind": q, "qlen": 20, "packets": 800 * k, "bytes": 0}
+            r |= dict(zip(names, (600 * k, 8 * k, 2 * k), strict=True)) | {"drops": 10 * k}
+            recs.append(r)
+        (d / "aqmstat-down.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
+        s = bp.summarize(read_run(d))
+        assert s["marked, % of sent"] == pytest.approx(75.0), q
+        assert s["early drops, % of arrivals"] == pytest.approx(100 * 8 / 810), q
+        assert s["limit drops, % of arrivals"] == pytest.approx(100 * 2 / 810), q
+
+
+def test_flows_without_a_byte_are_a_share_of_the_flows() -> None:
+    @dataclass
+    class R:
+        goodputs: list[float]
+
+    assert bp.no_byte_pct(R([0.0, 1e6, 0.0, 2e6])) == 50.0  # type: ignore[arg-type]
+    assert math.isnan(bp.no_byte_pct(R([])))  # type: ignore[arg-type]
 
 
 # --- Table III's cause, tested ----------------------------------------------------------

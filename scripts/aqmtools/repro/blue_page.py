@@ -147,11 +147,40 @@ def _limit(r: Run) -> float:
     return math.nan
 
 
+# aqmstat's counters of RED's and BLUE's notifications, by the names their
+# statistics give them: a mark, an early drop (a packet that is not
+# ECN-capable, at the qdisc's probability), a drop at the limit
+NOTIFIED = {
+    "marked, % of sent": ("marked", "marks"),
+    "early drops, % of arrivals": ("early", "early_drops"),
+    "limit drops, % of arrivals": ("pdrop", "overflow_drops"),
+}
+
+
+def _notified(first: dict[str, float], last: dict[str, float]) -> dict[str, float]:
+    """NOTIFIED between two aqmstat records of a red or a blue: the marks
+    as a percent of the packets sent, the drops of the arrivals (sent and
+    dropped); none for another qdisc."""
+
+    def delta(key: str) -> float:
+        return float(last.get(key, 0)) - float(first.get(key, 0))
+
+    sent, dropped = delta("packets"), delta("drops")
+    out: dict[str, float] = {}
+    for name, keys in NOTIFIED.items():
+        key = next((k for k in keys if k in last), None)
+        base = sent if name == "marked, % of sent" else sent + dropped
+        if key is not None and base > 0:
+            out[name] = 100 * delta(key) / base
+    return out
+
+
 def summarize(r: Run) -> dict[str, float]:
     """What the page keeps of a run's aqmstat records, over the measured
-    window (page.read_folder's SUMMARY): BLUE's mean p_m; for an sfb (ours
-    or Linux's), each of SFB_COUNTERS a second, the mean queue and the
-    percent of the records with the queue within AT_LIMIT of its limit."""
+    window (page.read_folder's SUMMARY): BLUE's mean p_m; RED's and BLUE's
+    notifications (NOTIFIED); for an sfb (ours or Linux's), each of
+    SFB_COUNTERS a second, the mean queue and the percent of the records
+    with the queue within AT_LIMIT of its limit."""
     t0 = float(r.meta.get("start_wall", 0.0))
     lo, hi = t0 + float(r.meta["warmup_s"]), t0 + float(r.meta["duration_s"])
     inside = [x for x in r.samples if lo <= x.get("wall", -1.0) <= hi]
@@ -159,6 +188,8 @@ def summarize(r: Run) -> dict[str, float]:
     ps = [float(x["p_m"]) for x in inside if "p_m" in x]
     if ps:
         out["p_m"] = sum(ps) / len(ps)
+    if len(inside) >= 2 and inside[-1].get("kind") in ("red", "blue"):
+        out.update(_notified(inside[0], inside[-1]))
     sfb = [x for x in inside if "queuedrop" in x]
     if len(sfb) >= 2 and sfb[-1]["wall"] > sfb[0]["wall"]:
         secs = float(sfb[-1]["wall"] - sfb[0]["wall"])
@@ -225,6 +256,14 @@ def shut_out_pct(r: Run) -> float:
     return 100 * sum(g < SHUT_OUT * u.fair_bps for g in r.goodputs) / len(r.goodputs)
 
 
+def no_byte_pct(r: Run) -> float:
+    """Percent of the long TCP flows that received nothing over the
+    measured window."""
+    if not r.goodputs:
+        return math.nan
+    return 100 * sum(g == 0 for g in r.goodputs) / len(r.goodputs)
+
+
 def lowest_tcp(r: Run) -> float:
     u = unresponsive(r)
     return u.tcp_lowest if u is not None else math.nan
@@ -251,6 +290,8 @@ FIGS: dict[str, Figure] = {
     "lowest TCP flow / fair share": Figure(lowest_tcp, ".3f", ""),
     "TCP Jain": Figure(lambda r: jain(r.goodputs), ".3f", ""),
     "TCP flows shut out %": Figure(shut_out_pct, ".1f", "points"),
+    "flows without a byte, %": Figure(no_byte_pct, ".0f", "points"),
+    **{k: Figure(partial(_summary, k), ".2f", "points") for k in NOTIFIED},
     "mean queue, packets": Figure(partial(_summary, "qlen"), ".0f", "packets"),
     "records at the limit %": Figure(partial(_summary, "at limit"), ".0f", "points"),
     **{f"{k} /s": Figure(partial(_summary, k), ".1f", "a second") for k in SFB_COUNTERS},
@@ -769,6 +810,17 @@ def _fig13_block(f: Folder) -> list[str]:
     out: list[str] = []
     for figure in ("utilization %", "loss %", "p_m"):
         out += _grid(f, rows if figure != "p_m" else rows[1:], cols, figure)
+    out += [
+        "Not the paper's figures, but what its loss and throughput rest on here: the flows "
+        "that received no byte in the measured window (a flow whose retransmission, which "
+        "carries no ECN, is dropped backs off, from the hosts' minimum RTO, and may sit out "
+        "the window), the index of the flows' goodputs, the packets sent that were marked, and "
+        "the arrivals dropped early (those not ECN-capable, at the qdisc's probability) and at "
+        "the limit.",
+        "",
+    ]
+    for figure in ("flows without a byte, %", "TCP Jain", *NOTIFIED):
+        out += _grid(f, rows, cols, figure)
     return out
 
 

@@ -9,7 +9,10 @@ set -euo pipefail
 # shellcheck source=selftests/net/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-harness_env
+top=$(cd "$(dirname "$0")/../.." && pwd)
+python=${AQM_CACHE:?}/venv/bin/python3
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
 
 tap_plan 8
 for t in webgen aqmstat; do

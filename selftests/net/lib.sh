@@ -283,14 +283,3 @@ qlen_sampler() {
 		sleep "$2"
 	done
 }
-
-# harness_env: what the harness's selftests (bench.sh, bench-connect.sh)
-# share: $top, the tree; $python, the cache's venv; $out, a directory
-# removed on exit
-# shellcheck disable=SC2034
-harness_env() {
-	top=$(cd "$(dirname "$0")/../.." && pwd)
-	python=${AQM_CACHE:?}/venv/bin/python3
-	out=$(mktemp -d)
-	trap 'rm -rf "$out"' EXIT
-}

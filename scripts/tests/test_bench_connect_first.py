@@ -191,6 +191,10 @@ def test_a_flow_not_connected_before_the_load_is_a_problem(tmp_path: Path) -> No
         (d / "run.json").write_text(json.dumps(meta))
     assert LATE not in read_run(ok).problems
     assert LATE in read_run(late).problems
+    # the qdisc went on after the phase's 20 s: the window outlasts the flows
+    meta = json.loads((ok / "run.json").read_text())
+    (ok / "run.json").write_text(json.dumps({**meta, "connect_s": 21.5}))
+    assert read_run(ok).problems == ["connect phase past its time"]
 
 
 def test_the_connect_phase_queue_lets_the_handshakes_first(tmp_path: Path) -> None:

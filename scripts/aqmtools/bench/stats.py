@@ -753,6 +753,12 @@ class Run:
             # experiment long_connect: the qdisc under test went on with
             # some flows still connecting (run.Bench.connect_first)
             out.append("long flows not connected before the load")
+        took, limit = self.meta.get("connect_s"), self.meta.get("long_connect_s")
+        if isinstance(took, int | float) and isinstance(limit, int | float) and took > limit:
+            # the qdisc went on after the phase's time (a poll or tc slow
+            # in the VM): the processes, given that time on top of the
+            # run's, end before the measured window does
+            out.append("connect phase past its time")
         if self.stopped_cut or self.stopped > 2 * self.stopped_over:
             # its flows were cut off (their goodputs are of the bytes they
             # had), or a process other than an iperf3 was. Not the flows

@@ -485,10 +485,11 @@ class Bench:
         client hosts' namespaces), long_connect_s after START_WALL at
         most; then the qdisc under test (SPEC, UP) replaces the phase's
         queue (testbed.connect_qdisc), whose packets it discards, and
-        aqmstat starts. Return what
-        run.json keeps: connect_s, the seconds after START_WALL the qdisc
-        went on (the run's time begins there), connect_streams, the flows
-        connected then, and connect_qlen, the packets the phase's queue held.
+        aqmstat starts. Return what run.json keeps: connect_s, the seconds
+        after START_WALL the qdisc went on (the run's time begins there);
+        connect_polled_s, when the last poll of ss ended; connect_streams,
+        the flows connected then; connect_qlen, the packets the phase's
+        queues held; connect_bands, the downstream bands' [packets, drops].
 
         Why: iperf3 starts a process's test once all its -P streams have
         connected, and a stream's handshake carries no ECN, so under an

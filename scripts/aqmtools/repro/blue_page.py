@@ -44,7 +44,7 @@ from aqmtools.bench.experiment import Qdisc
 from aqmtools.bench.intervals import mean_ci, paired
 from aqmtools.bench.report import seed_of
 from aqmtools.bench.run import UDP_PAYLOAD
-from aqmtools.bench.stats import Run, jain, unresponsive
+from aqmtools.bench.stats import MARK_KEYS, Run, jain, unresponsive
 from aqmtools.repro import blue, page, parts, plan
 from aqmtools.repro.page import Check, Figure, Folder, Judgement, Outcome
 from aqmtools.repro.paper import Calculation
@@ -151,7 +151,7 @@ def _limit(r: Run) -> float:
 # statistics give them: a mark, an early drop (a packet that is not
 # ECN-capable, at the qdisc's probability), a drop at the limit
 NOTIFIED = {
-    "marked, % of sent": ("marked", "marks"),
+    "marked, % of sent": MARK_KEYS,
     "early drops, % of arrivals": ("early", "early_drops"),
     "limit drops, % of arrivals": ("pdrop", "overflow_drops"),
 }

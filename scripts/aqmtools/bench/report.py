@@ -615,7 +615,23 @@ def specs(res: Results) -> list[str]:
     for (name, ecn), (template, spec) in seen.items():
         shown = f"`{spec}`" if template == spec else f"`{template}`, at this rate `{spec}`"
         lines.append(f"- {res.labels[name]}{' (ECN runs)' if ecn else ''}: {shown}")
+    marking = [res.labels[name] for (name, _), (_, spec) in seen.items() if netem_marks(spec)]
+    if marking:
+        lines += [
+            "",
+            f"netem marks instead of dropping ({', '.join(dict.fromkeys(marking))}): it counts "
+            "a packet it marks as a drop and sends it all the same, so their 'loss %' is the "
+            "packets notified, marked or dropped, over the packets sent and dropped: p / (1 + p) "
+            "of ECN-capable traffic at a probability p, not packets lost.",
+        ]
     return [*lines, ""]
+
+
+def netem_marks(spec: str) -> bool:
+    """Whether SPEC is a netem that marks ECN-capable packets (`ecn`) in
+    place of its random loss: sch_netem then counts each mark in its drops."""
+    words = spec.split()
+    return bool(words) and words[0] == "netem" and "ecn" in words[1:]
 
 
 def header(res: Results) -> list[str]:

@@ -265,7 +265,11 @@ def test_one_seed_gives_no_verdict() -> None:
     assert "one common reporting seed" in why
     # with two seeds the same differences are judged
     two = page.Outcome(check, Paired(mean_ci([-30.0, -31.0]), [101, 102]), (), ())
-    assert page.verdict([two])[0] == page.REPRODUCED
+    assert page.verdict([two]) == (
+        page.REPRODUCED,
+        "its one comparison significant in the claimed direction",
+    )
+    assert page.verdict([two, two])[1] == "all 2 comparisons significant in the claimed direction"
     # one comparison of one seed beside judged ones (the queue law's (b):
     # three drop seeds, one mark seed) leaves the claim open, not "in
     # direction only" with the one-seed difference counted as noise

@@ -505,7 +505,9 @@ def verdict(outcomes: list[Outcome]) -> tuple[str, str]:
         )
     noise = sum(o.state == "noise" for o in outcomes)
     if not noise:
-        return REPRODUCED, f"all {n} comparisons {c.holds}"
+        return REPRODUCED, (
+            f"all {n} comparisons {c.holds}" if n > 1 else f"its one comparison {c.holds}"
+        )
     if all(o.in_direction for o in outcomes):
         return IN_DIRECTION, (
             f"every mean difference {c.direction}, {noise} of {n} within noise"

@@ -46,7 +46,7 @@ LIMIT=300
 QREF=30
 QREF_HI=150
 SECS=14
-# the queue form's phase: after slow start the price stands far above
+# the queue form's and the rate form's phase: after slow start the price stands far above
 # its equilibrium (16.7 at 7 s in CI of 2026-11-28, where TCP's loss rate
 # for a 30-packet queue asks about 6) and, with the queue empty, falls by
 # at most gamma alpha qref = 0.003 per T, 1.5 a second: about 7 s more
@@ -184,9 +184,8 @@ echo "# t=${SECONDS}s qref $QREF_HI and the trim done" >&2
 
 # --- the rate form: rate = the bottleneck's ---------------------------------
 # idle, the price falls by gamma (alpha qref + rate T / avpkt) per T
-# SECS_Q, as the queue form: with a 14-s phase the slow-start overshoot's
-# price was still draining over the sampled half (16.2 at mid-load, mean
-# queue 4.9 packets, CI of stop 51; 6.7-14.9 in earlier runs)
+# SECS_Q, as the queue form (see there): with 14 s the sampled half was
+# still in the overshoot's drain (price 16.2 at mid-load, CI of stop 51)
 dumbbell_qdisc "${REM[@]}" rate "$RATE" avpkt "$AVPKT"
 load r "$SECS_Q" 4
 idle r "$(awk -v q="$QREF" -v a="$AVPKT" 'BEGIN { print 0.001 * (0.1 * q / 0.002 + 1250000 / a) }')"
@@ -397,7 +396,7 @@ PY
 		"$r_mean" "<=" $((QREF * 2))
 	# the rate mismatch pulls the queue below qref while TCP offers less
 	# than the rate: mean queues of 10.2, 14.9 and 6.7 in three VM runs
-	# of 14 s, 4.9 in a fourth (CI of stop 51); the phase is 24 s since
+	# of 14 s and 4.9 in a fourth (CI of stop 51); 28.3 and 25.2 with 24 s
 	tap_cmp "rate form: not far below (packets, est.)" "$r_mean" ">=" $((QREF / 6))
 	tap_cmp "rate form idle: the price is still above 0 just after the load" \
 		"$r_p1" ">" 0

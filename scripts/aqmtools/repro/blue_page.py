@@ -181,9 +181,7 @@ def summarize(r: Run) -> dict[str, float]:
     notifications (NOTIFIED); for an sfb (ours or Linux's), each of
     SFB_COUNTERS a second, the mean queue and the percent of the records
     with the queue within AT_LIMIT of its limit."""
-    t0 = float(r.meta.get("start_wall", 0.0))
-    lo, hi = t0 + float(r.meta["warmup_s"]), t0 + float(r.meta["duration_s"])
-    inside = [x for x in r.samples if lo <= x.get("wall", -1.0) <= hi]
+    inside = page.window_records(r)
     out: dict[str, float] = {}
     ps = [float(x["p_m"]) for x in inside if "p_m" in x]
     if ps:
@@ -270,7 +268,7 @@ def lowest_tcp(r: Run) -> float:
 
 
 def _summary(key: str, r: Run) -> float:
-    return float(r.meta.get(page.SUMMARY, {}).get(key, math.nan))
+    return page.summary_of(r, key)
 
 
 def _p_m(r: Run) -> float:

@@ -43,7 +43,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from aqmtools.bench.experiment import Experiment, load
 from aqmtools.bench.intervals import Interval, Paired, mean_ci, paired
@@ -104,6 +104,19 @@ class Folder:
 # figures computed from them, in run.meta[SUMMARY]
 Summary = Callable[[Run], dict[str, float]]
 SUMMARY = "summary"
+
+
+def window_records(r: Run) -> list[dict[str, Any]]:
+    """R's aqmstat records of the downstream bottleneck inside its measured
+    window (after the warm-up, to the run's end), for a SUMMARY."""
+    t0 = float(r.meta.get("start_wall", 0.0))
+    lo, hi = t0 + float(r.meta["warmup_s"]), t0 + float(r.meta["duration_s"])
+    return [x for x in r.samples if lo <= float(x.get("wall", -1.0)) <= hi]
+
+
+def summary_of(r: Run, key: str) -> float:
+    """The figure KEY a SUMMARY kept of R (nan where it kept none)."""
+    return float(r.meta.get(SUMMARY, {}).get(key, math.nan))
 
 
 def read_folder(path: Path, summary: Summary | None = None) -> Folder:
@@ -1206,8 +1219,12 @@ def claims_section(folders: list[Folder]) -> list[str]:
 
 def dcn_page(dirs: list[Path]) -> str:
     """The DCN paper's reproduction page from the results folders DIRS."""
-    folders = [read_folder(d) for d in dirs]
+    # imported when called, as the other papers' pages: it imports this module
+    from aqmtools.repro import dcn_drops
+
+    folders = [read_folder(d, dcn_drops.summarize) for d in dirs]
     lines = header(folders) + table1_section(folders) + claims_section(folders)
+    lines += dcn_drops.section(folders)
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

@@ -169,10 +169,6 @@ def summarize(r: Run) -> dict[str, float]:
     return out
 
 
-def _summary(r: Run, key: str) -> float:
-    return float(r.meta.get(page.SUMMARY, {}).get(key, math.nan))
-
-
 def network_of(r: Run) -> ql.Network:
     """Our network in a run, for equation (2): SR in full-sized frames a
     second of its bottleneck's rate, RTLD its clients' mean RTT."""
@@ -196,7 +192,7 @@ def error_pct(r: Run) -> float:
     """Our average queue's distance from equation (2)'s, a percent of it
     (nan where the equation gives no queue)."""
     eq = equation_of(r)
-    return 100 * abs(_summary(r, "q@0") - eq) / eq if eq > 0 else math.nan
+    return 100 * abs(page.summary_of(r, "q@0") - eq) / eq if eq > 0 else math.nan
 
 
 def notification_pct(r: Run) -> float:
@@ -232,13 +228,13 @@ def step_figure(metric: str, k: int) -> str:
 
 
 FIGS: dict[str, Figure] = {
-    "average queue": Figure(lambda r: _summary(r, "q@0"), ".1f", "packets"),
+    "average queue": Figure(lambda r: page.summary_of(r, "q@0"), ".1f", "packets"),
     "error %": Figure(error_pct, ".1f", "points"),
     "notification %": Figure(notification_pct, ".2f", "points"),
     "utilization %": Figure(page.utilization, ".1f", "points"),
 }
 FIGS |= {
-    step_figure(m, k): Figure(partial(lambda r, key: _summary(r, key), key=f"{s}@{k}"), f, u)
+    step_figure(m, k): Figure(partial(page.summary_of, key=f"{s}@{k}"), f, u)
     for m, (s, f, u) in STEP_METRICS.items()
     for k in range(len(STEPS))
 }

@@ -20,6 +20,8 @@
 #                              a paper's experiments, seed by seed (resumes
 #                              where it stopped), then published; DRY_RUN=1
 #                              prints the plan only
+#   make repro-page PAPER=dcn  the paper's page from the published results
+#                              alone (docs/results/*/raw.tar.xz)
 #   make deps                  install build and test dependencies
 
 KVER ?= $(shell uname -r)
@@ -28,7 +30,7 @@ DESTDIR ?=
 TC_LIB_DIR ?= $(shell scripts/tc/tc-libdir.sh)
 
 .PHONY: all modules clean tc install uninstall load vmkernel check check-debug demo deps \
-	lint pytest bench bench-pps reproduce deb check-distro
+	lint pytest bench bench-pps reproduce repro-page deb check-distro
 
 all: modules
 
@@ -93,6 +95,10 @@ bench-pps:
 
 reproduce:
 	scripts/reproduce.sh $(if $(DRY_RUN),--dry-run) $(PAPER)
+
+# on the venv's python3 (matplotlib) when there is one, as reproduce.sh
+repro-page:
+	bash -c '. scripts/lib/common.sh && PYTHONPATH=scripts python3 -m aqmtools.repro.page --published "$$1"' repro-page $(PAPER)
 
 # Debian packages for the running Debian release, into build/deb/CODENAME/:
 # linux-aqm-dkms, linux-aqm-tc, linux-aqm-sfb-dkms (docs/install.md)

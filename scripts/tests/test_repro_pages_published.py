@@ -42,3 +42,19 @@ def test_the_repositorys_page_is_made_by_its_command_from_the_published_results(
     assert r.returncode == 0, r.stderr
     got = (tmp_path / "docs" / "reproduction" / f"{paper}.md").read_text(encoding="utf-8")
     assert got == want
+
+
+def test_the_published_form_writes_the_same_page_from_any_directory(tmp_path: Path) -> None:
+    # the smallest page that has published results, made from another
+    # directory than the top: the folders are named as the first form does
+    paper = "dcn"
+    want = (TOP / "docs" / "reproduction" / f"{paper}.md").read_text(encoding="utf-8")
+    out = tmp_path / "out" / f"{paper}.md"
+    r = run_python("-m", "aqmtools.repro.page", "--published", paper, str(out), cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert out.read_text(encoding="utf-8") == want
+    assert f"`make repro-page PAPER={paper}`" in want
+    # nothing left behind where it ran, and a paper it has no page for refused
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+    r = run_python("-m", "aqmtools.repro.page", "--published", "nosuch", cwd=tmp_path)
+    assert r.returncode == 2 and "the papers are" in r.stderr

@@ -25,12 +25,17 @@ Verdicts, over a claim's comparisons:
 A comparison printed as context (Check.counted false) counts in none.
 
 Usage: python3 -m aqmtools.repro.page PAPER OUT.md DIR...
+       python3 -m aqmtools.repro.page --published PAPER [OUT.md]
   PAPER: dcn (this module's page), aqmecn (aqmtools.repro.aqmecn_page,
   which reuses this module's folders, checks, verdicts and header),
   blue (aqmtools.repro.blue_page, likewise) or queuelaw
   (aqmtools.repro.queuelaw_page, likewise).
   DIR: results folders, such as build/bench/repro-dcn-paper and
   build/bench/repro-dcn-linux (none or missing ones: the page says so).
+  --published: the page from the repository's published results alone
+  (docs/results/NAME/raw.tar.xz of each folder plan.page_folders names,
+  unpacked where the first form names them), no run of one's own;
+  OUT.md defaults to docs/reproduction/PAPER.md under the top.
 """
 
 from __future__ import annotations
@@ -38,13 +43,16 @@ from __future__ import annotations
 import csv
 import inspect
 import math
+import os
 import re
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+from aqmtools.bench import archive
 from aqmtools.bench.experiment import Experiment, load
 from aqmtools.bench.intervals import Interval, Paired, mean_ci, paired
 from aqmtools.bench.report import METRICS, Results, experiment_rate, rt_quantile, seed_of
@@ -958,6 +966,10 @@ def regenerate(paper: str, plan_note: str = "") -> list[str]:
         _command(canonical, paper),
         "```",
         "",
+        "Or this page alone from the published results (each folder's "
+        "`docs/results/NAME/raw.tar.xz`, no run of one's own): "
+        f"`make repro-page PAPER={paper}`.",
+        "",
     ]
 
 
@@ -1260,18 +1272,45 @@ PAGES: dict[str, Callable[[list[Path]], str]] = {
 }
 
 
+def published_page(paper: str) -> str:
+    """PAPER's page made from the published archives alone: each folder
+    plan.page_folders names, unpacked from docs/results/NAME/raw.tar.xz
+    (when published) to build/bench/NAME in a scratch directory, and the
+    page made there, so that it names the folders as the first form of
+    the command does and is the same page byte for byte."""
+    top = plan.TOP
+    names = plan.page_folders(paper)
+    here = Path.cwd()
+    with tempfile.TemporaryDirectory(prefix="repro-page.") as tmp:
+        for name in names:
+            raw = top / "docs" / "results" / name / "raw.tar.xz"
+            if raw.is_file():
+                archive.unpack(raw, Path(tmp) / "build" / "bench" / name)
+        os.chdir(tmp)
+        try:
+            return PAGES[paper]([Path("build") / "bench" / n for n in names])
+        finally:
+            os.chdir(here)
+
+
 def main(argv: list[str]) -> int:
-    if len(argv) < 3:
+    published = len(argv) >= 2 and argv[1] == "--published"
+    if len(argv) < 3 or (published and len(argv) > 4):
         print(__doc__, file=sys.stderr)
         return 1
-    paper, out, dirs = argv[1], Path(argv[2]), [Path(d) for d in argv[3:]]
+    paper = argv[2] if published else argv[1]
     if paper not in PAGES:
         print(
             f"page: no page for {paper!r}: the papers are {', '.join(sorted(PAGES))}",
             file=sys.stderr,
         )
         return 2
-    text = PAGES[paper](dirs)
+    if published:
+        out = Path(argv[3]) if len(argv) > 3 else plan.TOP / "docs" / "reproduction" / f"{paper}.md"
+        text = published_page(paper)
+    else:
+        out, dirs = Path(argv[2]), [Path(d) for d in argv[3:]]
+        text = PAGES[paper](dirs)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text, encoding="utf-8")
     print(f"page: wrote {out}")

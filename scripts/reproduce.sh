@@ -11,11 +11,17 @@
 # (an interrupted part) runs again whole. So after a stop, the same
 # command goes on where the reproduction stopped. A folder that holds
 # another version of the experiment file is refused before anything runs.
-# A file is published with --part while some of its reporting seeds are
-# still missing (only when --seed leaves some out).
+# Each seed is published as soon as it is done, with --part while some of
+# the file's reporting seeds are still missing, so that a stop (or a lost
+# machine) loses at most the seed that was running.
 #
-# Usage: reproduce.sh [--dry-run] [--seed N]... PAPER
+# Usage: reproduce.sh [--dry-run] [--from-published] [--seed N]... PAPER
 #   --dry-run: print the plan (files, seeds, runs, time) and run nothing
+#   --from-published: a file whose results folder does not exist starts
+#     from its published runs (docs/results/<name>/raw.tar.xz unpacked
+#     there, the same bytes a publish would write back), so that only the
+#     seeds not published run; with --dry-run too (the unpacking runs
+#     nothing)
 #   --seed: only these reporting seeds this time (the others later)
 #   AQM_BENCH_DIR: where the results folders are (default build/bench)
 # Papers: dcn (Le et al., "Differential congestion notification: taming
@@ -29,13 +35,15 @@ set -euo pipefail
 # shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 
-usage="usage: reproduce.sh [--dry-run] [--seed N]... PAPER"
+usage="usage: reproduce.sh [--dry-run] [--from-published] [--seed N]... PAPER"
 dry=0
+published=0
 seeds=()
 paper=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--dry-run) dry=1 ;;
+	--from-published) published=1 ;;
 	--seed)
 		[[ "${2:-}" =~ ^[0-9]+$ ]] || aqm_die "--seed needs a seed number ($usage)"
 		seeds+=(--seed "$2")
@@ -60,6 +68,18 @@ plan() {
 [ -n "$paper" ] || aqm_die "which paper? ($usage; papers: $(plan papers))"
 # dies naming the papers there are when PAPER is not one of them
 listing=$(plan files "$paper") || exit 1
+mapfile -t entries <<<"$listing"
+if [ "$published" -eq 1 ]; then
+	for entry in "${entries[@]}"; do
+		name=${entry##* }
+		raw=$AQM_TOP/docs/results/$name/raw.tar.xz
+		if [ ! -e "$bench_dir/$name" ] && [ -f "$raw" ]; then
+			PYTHONPATH="$AQM_TOP/scripts" python3 -m aqmtools.bench.archive unpack \
+				"$raw" "$bench_dir/$name"
+			aqm_log "$name: started from its published runs (${raw#"$AQM_TOP/"})"
+		fi
+	done
+fi
 if [ "$dry" -eq 1 ]; then
 	plan describe "$paper" "$bench_dir" "${seeds[@]}"
 	exit 0
@@ -70,7 +90,6 @@ if ! (cd "$AQM_TOP" && PYTHONPATH=scripts python3 -c \
 	'import sys; from aqmtools.repro.page import PAGES; sys.exit(sys.argv[1] not in PAGES)' "$paper"); then
 	aqm_die "$paper: aqmtools/repro/page.py has no page generator for it yet; its parts run one at a time with scripts/bench.sh FILE --keep --seed N (FILE: $(plan files "$paper" | cut -d' ' -f1 | xargs -n1 basename | paste -sd' '))"
 fi
-mapfile -t entries <<<"$listing"
 # every file's seeds are checked (and a stale folder refused) before the
 # first part starts, not hours later
 for entry in "${entries[@]}"; do
@@ -84,19 +103,23 @@ for entry in "${entries[@]}"; do
 	out=$bench_dir/$name
 	todo=$(plan todo "$file" "$out" "${seeds[@]}")
 	aqm_log "$name: seeds to run: ${todo:-none}"
-	for seed in $todo; do
-		BENCH_OUT=$out "$AQM_TOP/scripts/bench.sh" "$file" --keep --seed "$seed"
+	# each seed published once it is done; a file with no seed to run is
+	# published once (its page again, as before)
+	for seed in ${todo:-none}; do
+		if [ "$seed" != none ]; then
+			BENCH_OUT=$out "$AQM_TOP/scripts/bench.sh" "$file" --keep --seed "$seed"
+		fi
+		[ -f "$out/summary.md" ] || { aqm_log "$name: no results in $out, nothing to publish"; continue; }
+		missing=$(plan missing "$file" "$out")
+		part=()
+		note="A reproduction of the paper (issue 33), run by \`make reproduce PAPER=$paper\`;"
+		note+=" how the paper's settings were scaled is in the header of \`experiment.toml\`."
+		if [ -n "$missing" ]; then
+			part=(--part)
+			note+=" Seeds still to run: $missing."
+		fi
+		"$AQM_TOP/scripts/bench/publish.sh" "${part[@]}" "$out" "$name" "$note"
 	done
-	[ -f "$out/summary.md" ] || { aqm_log "$name: no results in $out, nothing to publish"; continue; }
-	missing=$(plan missing "$file" "$out")
-	part=()
-	note="A reproduction of the paper (issue 33), run by \`make reproduce PAPER=$paper\`;"
-	note+=" how the paper's settings were scaled is in the header of \`experiment.toml\`."
-	if [ -n "$missing" ]; then
-		part=(--part)
-		note+=" Seeds still to run: $missing."
-	fi
-	"$AQM_TOP/scripts/bench/publish.sh" "${part[@]}" "$out" "$name" "$note"
 done
 # the paper's page, from what there is so far (a claim whose data is
 # missing says "not attempted"): aqmtools/repro/page.py, from the folders

@@ -7,6 +7,7 @@ import dataclasses
 import os
 import shutil
 import subprocess
+import tarfile
 from pathlib import Path
 
 import pytest
@@ -277,16 +278,52 @@ def test_reproduce_runs_what_is_missing_and_publishes(tmp_path: Path) -> None:
     assert calls[0] == f"bench {paper} --keep --seed 101"
     assert calls[1].startswith(f"publish --part {bench / 'repro-dcn-paper'} repro-dcn-paper ")
     assert calls[1].endswith("Seeds still to run: 102 103 104 105.")
-    # the rest, then published whole
+    # the rest, each seed published once done: a part until the last
     calls = reproduce("dcn")
     assert [c for c in calls if c.startswith("bench")] == [
         f"bench {f} --keep --seed {s}" for f in (paper, linux) for s in (102, 103, 104, 105)
     ]
+    assert [c.split(" /")[0] for c in calls] == 2 * (
+        3 * ["bench", "publish --part"] + ["bench", "publish"]
+    )
     publish = [c for c in calls if c.startswith("publish")]
-    assert publish[1].startswith(f"publish {bench / 'repro-dcn-linux'} repro-dcn-linux ")
-    assert len(publish) == 2 and "--part" not in " ".join(publish)
+    assert publish[2].endswith("Seeds still to run: 105.")
+    assert publish[7].startswith(f"publish {bench / 'repro-dcn-linux'} repro-dcn-linux ")
     # all present: nothing runs again, the pages are published again
     assert [c.split(" ")[0] for c in reproduce("dcn")] == ["publish", "publish"]
+
+
+def test_reproduce_from_published_runs_only_the_seeds_not_published(tmp_path: Path) -> None:
+    tree = _stub_tree(tmp_path)
+    bench, log = tmp_path / "bench", tmp_path / "log"
+    env = dict(os.environ, AQM_BENCH_DIR=str(bench), STUB_LOG=str(log))
+    exps = tree / "scripts/bench/experiments"
+    paper = exps / "repro-dcn-paper.toml"
+    # seeds 101-103 of the first file published (as publish.sh leaves them)
+    held = tmp_path / "held"
+    for seed in (101, 102, 103):
+        _hold(held, paper, seed)
+    pub = tree / "docs/results/repro-dcn-paper"
+    pub.mkdir(parents=True)
+    with tarfile.open(pub / "raw.tar.xz", "w:xz") as tar:
+        for f in sorted(held.rglob("*")):
+            if f.is_file():
+                tar.add(f, arcname=str(f.relative_to(held)))
+    log.write_text("")
+    _run_stub(tree, env, tmp_path, "--from-published", "--seed", "104", "dcn")
+    calls = log.read_text().splitlines()
+    assert calls[0] == f"bench {paper} --keep --seed 104"
+    assert calls[1].endswith("Seeds still to run: 105.")
+    out = bench / "repro-dcn-paper"
+    runs = {p.parent.name for p in out.glob("*/run.json")}
+    assert len(runs) == 4 * 36 and all(
+        (out / r / "ARCHIVED").exists() == (not r.endswith("s104")) for r in runs
+    )
+    # a folder that exists is never overwritten: the linux file, unpublished,
+    # ran its seed 104 from nothing; a second call changes nothing there
+    (out / "marker").write_text("x")
+    _run_stub(tree, env, tmp_path, "--from-published", "--dry-run", "dcn")
+    assert (out / "marker").exists()
 
 
 def test_reproduce_gives_the_page_its_extras_folders(tmp_path: Path) -> None:
@@ -316,5 +353,10 @@ def test_make_reproduce_passes_the_paper_and_the_dry_run() -> None:
         cmd = ["make", "-s", "-n", "-C", str(TOP), "reproduce", *args]
         return subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.strip()
 
-    assert make_n("PAPER=dcn", "DRY_RUN=1") == "scripts/reproduce.sh --dry-run dcn"
+    assert make_n("PAPER=dcn", "DRY_RUN=1").split() == ["scripts/reproduce.sh", "--dry-run", "dcn"]
+    assert make_n("PAPER=dcn", "FROM_PUBLISHED=1").split() == [
+        "scripts/reproduce.sh",
+        "--from-published",
+        "dcn",
+    ]
     assert make_n("PAPER=dcn").split() == ["scripts/reproduce.sh", "dcn"]

@@ -34,10 +34,13 @@ Archives without the file (format 1) hold the logs as they were.
 
 `report ARCHIVE DIR` unpacks ARCHIVE (raw.tar.xz: with the raw-s*.tar.xz
 beside it) into DIR and writes the summary and the plots there (python3 -m
-aqmtools.bench.report DIR).
+aqmtools.bench.report DIR). `unpack ARCHIVE DIR` only unpacks: a results
+folder that `scripts/bench.sh ... --keep` adds seeds to (reproduce.sh
+--from-published).
 
 Usage: python3 -m aqmtools.bench.archive pack OUT DEST
        python3 -m aqmtools.bench.archive report ARCHIVE DIR
+       python3 -m aqmtools.bench.archive unpack ARCHIVE DIR
 """
 
 from __future__ import annotations
@@ -344,7 +347,7 @@ def _extract(archive: Path, dest: Path) -> set[str]:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 4 or argv[1] not in ("pack", "report"):
+    if len(argv) != 4 or argv[1] not in ("pack", "report", "unpack"):
         print(__doc__, file=sys.stderr)
         return 1
     if argv[1] == "pack":
@@ -352,6 +355,8 @@ def main(argv: list[str]) -> int:
         print(f"{path}: {path.stat().st_size} bytes")
         return 0
     unpack(Path(argv[2]), Path(argv[3]))
+    if argv[1] == "unpack":
+        return 0
     return report.main(["report", argv[3]])
 
 

@@ -69,6 +69,8 @@ plan() {
 # dies naming the papers there are when PAPER is not one of them
 listing=$(plan files "$paper") || exit 1
 mapfile -t entries <<<"$listing"
+# the results folders started from published runs (their page says so)
+declare -A from_published=()
 if [ "$published" -eq 1 ]; then
 	for entry in "${entries[@]}"; do
 		name=${entry##* }
@@ -77,6 +79,8 @@ if [ "$published" -eq 1 ]; then
 			PYTHONPATH="$AQM_TOP/scripts" python3 -m aqmtools.bench.archive unpack \
 				"$raw" "$bench_dir/$name"
 			aqm_log "$name: started from its published runs (${raw#"$AQM_TOP/"})"
+			from_published[$name]=$(sed -n 's/^Measured \([^ ]*\) on \(.*\), test VM.*/\1 on \2/p' \
+				"$AQM_TOP/docs/results/$name/summary.md" 2>/dev/null | head -n 1)
 		fi
 	done
 fi
@@ -114,6 +118,11 @@ for entry in "${entries[@]}"; do
 		part=()
 		note="A reproduction of the paper (issue 33), run by \`make reproduce PAPER=$paper\`;"
 		note+=" how the paper's settings were scaled is in the header of \`experiment.toml\`."
+		if [ -n "${from_published[$name]+set}" ]; then
+			note+=" The seeds published before this call are that publication's runs"
+			note+=" (measured ${from_published[$name]:-as its page said}); only the seeds run since"
+			note+=" ran on the machine named above."
+		fi
 		if [ -n "$missing" ]; then
 			part=(--part)
 			note+=" Seeds still to run: $missing."

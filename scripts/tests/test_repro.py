@@ -305,6 +305,10 @@ def test_reproduce_from_published_runs_only_the_seeds_not_published(tmp_path: Pa
         _hold(held, paper, seed)
     pub = tree / "docs/results/repro-dcn-paper"
     pub.mkdir(parents=True)
+    (pub / "summary.md").write_text(
+        "<!-- written by scripts/bench/publish.sh -->\n"
+        "Measured 2026-11-28 on 2 cores (Intel Xeon), 23 GiB, test VM with tcg acceleration.\n"
+    )
     with tarfile.open(pub / "raw.tar.xz", "w:xz") as tar:
         for f in sorted(held.rglob("*")):
             if f.is_file():
@@ -314,6 +318,8 @@ def test_reproduce_from_published_runs_only_the_seeds_not_published(tmp_path: Pa
     calls = log.read_text().splitlines()
     assert calls[0] == f"bench {paper} --keep --seed 104"
     assert calls[1].endswith("Seeds still to run: 105.")
+    # the page says whose runs the earlier seeds are
+    assert "measured 2026-11-28 on 2 cores (Intel Xeon), 23 GiB)" in calls[1]
     out = bench / "repro-dcn-paper"
     runs = {p.parent.name for p in out.glob("*/run.json")}
     assert len(runs) == 4 * 36 and all(

@@ -140,11 +140,8 @@ profiles = partial(parts.part_profiles, PAPER, HOSTS, PART_NAMES)
 
 def _limit(r: Run) -> float:
     """The qdisc's limit in packets ("limit N" of its spec; nan without)."""
-    words = str(r.meta.get("spec", "")).split()
-    for k, w in enumerate(words[:-1]):
-        if w == "limit" and words[k + 1].isdigit():
-            return float(words[k + 1])
-    return math.nan
+    limits = [w for w in page.spec_values(str(r.meta.get("spec", "")), "limit") if w.isdigit()]
+    return float(limits[0]) if limits else math.nan
 
 
 # aqmstat's counters of RED's and BLUE's notifications, by the names their

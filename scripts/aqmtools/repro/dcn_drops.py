@@ -19,9 +19,10 @@ import math
 from typing import Any
 
 from aqmtools.bench.intervals import mean_ci
+from aqmtools.bench.report import Results
 from aqmtools.bench.stats import Run
 from aqmtools.repro import dcn
-from aqmtools.repro.page import Folder, cell, summary_of, window_records
+from aqmtools.repro.page import Folder, cell, spec_values, summary_of, window_records
 
 # the pairs of configurations claim (b) compares (repro-dcn-*.toml), and
 # they run without ECN
@@ -84,20 +85,15 @@ def summarize(r: Run) -> dict[str, float]:
     return out
 
 
-def _row(runs: list[Run], name: str) -> list[str]:
-    """FIGURES' NAME in RUNS at each load (mean ± 95% interval over the
-    seeds), "-" where no run at the load has the figure."""
+def _row(res: Results, config: str, name: str) -> list[str]:
+    """FIGURES' NAME of CONFIG (no ECN) at each load (mean ± 95% interval
+    over the seeds), "-" where no run at the load has the figure."""
     cells = []
     for ld in dcn.LOADS:
-        xs = [summary_of(r, name) for r in cell_runs(runs, ld)]
+        xs = [summary_of(r, name) for r in cell(res, config, ld, False)]
         xs = [x for x in xs if not math.isnan(x)]
         cells.append(mean_ci(xs).fmt(FIGURES[name]) if xs else "-")
     return cells
-
-
-def cell_runs(runs: list[Run], ld: float) -> list[Run]:
-    """RUNS at load LD (matched to the percent)."""
-    return [r for r in runs if round(float(r.meta["load"]) * 100) == round(ld * 100)]
 
 
 def block(f: Folder) -> list[str]:
@@ -115,7 +111,7 @@ def block(f: Folder) -> list[str]:
                 continue
             seeds = len({int(r.meta["seed"]) for r in runs})
             for name in FIGURES:
-                row = _row(runs, name)
+                row = _row(res, config, name)
                 if all(c == "-" for c in row):
                     continue
                 lines.append(f"| {config} | {name} | {' | '.join(row)} | {seeds} |")
@@ -126,7 +122,7 @@ def pktcount_reading(f: Folder) -> str:
     """Which reading of pktcount the folder's dcn ran with (its "floor")."""
     ours = {p[0] for p in PAIRS}
     specs = {str(r.meta.get("spec", "")) for r in f.runs if r.meta.get("qdisc") in ours}
-    floors = sorted({w for s in specs for w in _after(s.split(), "floor")})
+    floors = sorted({w for s in specs for w in spec_values(s, "floor")})
     if floors == ["0"]:
         return (
             "These runs count every arrival in pktcount, dropped or not (`floor 0`): "
@@ -138,10 +134,6 @@ def pktcount_reading(f: Folder) -> str:
     if not floors:
         return "No dcn run here gives its floor."
     return f"These runs used dcn's floor {', '.join(floors)} (tc-dcn(8))."
-
-
-def _after(words: list[str], key: str) -> list[str]:
-    return [words[k + 1] for k, w in enumerate(words[:-1]) if w == key]
 
 
 def section(folders: list[Folder]) -> list[str]:

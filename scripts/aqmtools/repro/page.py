@@ -122,6 +122,13 @@ def window_records(r: Run) -> list[dict[str, Any]]:
     return [x for x in r.samples if lo <= float(x.get("wall", -1.0)) <= hi]
 
 
+def spec_values(spec: str, key: str) -> list[str]:
+    """The words after each KEY in a qdisc's SPEC ("limit 200 floor 0":
+    KEY floor gives ["0"])."""
+    words = spec.split()
+    return [words[k + 1] for k, w in enumerate(words[:-1]) if w == key]
+
+
 def summary_of(r: Run, key: str) -> float:
     """The figure KEY a SUMMARY kept of R (nan where it kept none)."""
     return float(r.meta.get(SUMMARY, {}).get(key, math.nan))

@@ -336,13 +336,10 @@ def test_reproduce_gives_the_page_its_extras_folders(tmp_path: Path) -> None:
     tree = _stub_tree(tmp_path)
     planpy = tree / "scripts/aqmtools/repro/plan.py"
     text = planpy.read_text()
-    assert "PAGE_EXTRAS: dict[str, tuple[str, ...]] = {" in text
-    planpy.write_text(
-        text.replace(
-            "PAGE_EXTRAS: dict[str, tuple[str, ...]] = {",
-            'PAGE_EXTRAS: dict[str, tuple[str, ...]] = {"dcn": ("why-extra",),',
-        )
-    )
+    start = text.index("PAGE_EXTRAS: dict[str, tuple[str, ...]] = {")
+    end = text.index("\n}\n", start) + 3
+    # the dcn page's extras replaced by one of the test's
+    planpy.write_text(text[:end] + 'PAGE_EXTRAS["dcn"] = ("why-extra",)\n' + text[end:])
     bench = tmp_path / "bench"
     env = dict(os.environ, AQM_BENCH_DIR=str(bench), STUB_LOG=str(tmp_path / "log"))
     _run_stub(tree, env, tmp_path, "--seed", "101", "dcn")

@@ -100,7 +100,7 @@ def test_the_section_gives_each_figure_by_load_with_intervals(tmp_path: Path) ->
             r["penalty_drops"] = round(r["early_drops"] * 0.6 * scale)
         _records(d, recs, "dcn limit 1000 qref 24 tdec 800ms floor 0 holdoff 0")
     text = "\n".join(dd.section([page.read_folder(out, dd.summarize)]))
-    assert "`floor 0`" in text and "was not run for this page" in text
+    assert "`floor 0`" in text and "with pktcount counting forwarded packets, tested" in text
     pen = _cells(text, "dcn-24pkt", "early drops at probability >= 1/2, % of early drops")
     # the loads without records have none; 105%: mean 60, t(2) 4.303 x 30 / sqrt(3)
     assert pen[:2] == ["-", "-"]

@@ -27,6 +27,7 @@ from aqmtools.repro.page import Folder, cell, spec_values, summary_of, window_re
 # the pairs of configurations claim (b) compares (repro-dcn-*.toml), and
 # they run without ECN
 PAIRS = (("dcn-2.9ms", "pi-2.9ms"), ("dcn-24pkt", "pi-24pkt"))
+PAIRED = tuple(q for pair in PAIRS for q in pair)
 
 # the figures, by the name the page prints, with the number format; each is
 # a mean over a run's measured window (a level) or a ratio of the
@@ -85,36 +86,40 @@ def summarize(r: Run) -> dict[str, float]:
     return out
 
 
-def _row(res: Results, config: str, name: str) -> list[str]:
-    """FIGURES' NAME of CONFIG (no ECN) at each load (mean ± 95% interval
-    over the seeds), "-" where no run at the load has the figure."""
+def _row(res: Results, config: str, name: str, loads: tuple[float, ...]) -> list[str]:
+    """FIGURES' NAME of CONFIG (no ECN) at each of LOADS (mean ± 95%
+    interval over the seeds), "-" where no run at the load has the figure."""
     cells = []
-    for ld in dcn.LOADS:
+    for ld in loads:
         xs = [summary_of(r, name) for r in cell(res, config, ld, False)]
         xs = [x for x in xs if not math.isnan(x)]
         cells.append(mean_ci(xs).fmt(FIGURES[name]) if xs else "-")
     return cells
 
 
-def block(f: Folder) -> list[str]:
-    """The table of one folder: each pair's figures, load by load."""
-    heads = " | ".join(f"{ld:.0%}" for ld in dcn.LOADS)
+def block(
+    f: Folder,
+    configs: tuple[str, ...] = PAIRED,
+    loads: tuple[float, ...] = dcn.LOADS,
+) -> list[str]:
+    """The table of one folder: the figures of each of CONFIGS (claim
+    (b)'s pairs by default), load by load."""
+    heads = " | ".join(f"{ld:.0%}" for ld in loads)
     lines = [
         f"| configuration | figure | {heads} | seeds |",
-        "|---|---|" + "---:|" * len(dcn.LOADS) + "---|",
+        "|---|---|" + "---:|" * len(loads) + "---|",
     ]
     res = f.results
-    for pair in PAIRS:
-        for config in pair:
-            runs = [r for ld in dcn.LOADS for r in cell(res, config, ld, False)]
-            if not runs:
+    for config in configs:
+        runs = [r for ld in loads for r in cell(res, config, ld, False)]
+        if not runs:
+            continue
+        seeds = len({int(r.meta["seed"]) for r in runs})
+        for name in FIGURES:
+            row = _row(res, config, name, loads)
+            if all(c == "-" for c in row):
                 continue
-            seeds = len({int(r.meta["seed"]) for r in runs})
-            for name in FIGURES:
-                row = _row(res, config, name)
-                if all(c == "-" for c in row):
-                    continue
-                lines.append(f"| {config} | {name} | {' | '.join(row)} | {seeds} |")
+            lines.append(f"| {config} | {name} | {' | '.join(row)} | {seeds} |")
     return [*lines, ""]
 
 
@@ -129,7 +134,8 @@ def pktcount_reading(f: Folder) -> str:
             "section 3.2's definition, the one its drop probability is written with "
             '("the number of packets from that flow that have arrived at the router within '
             'a period of Tdec"). Section 3.1 describes the count as "the number of forwarded '
-            'packets" (`floor 1` in tc-dcn(8)); that reading was not run for this page.'
+            'packets" (`floor 1` in tc-dcn(8)); the section "Claim (b) with pktcount counting '
+            'forwarded packets, tested" below runs it beside these settings.'
         )
     if not floors:
         return "No dcn run here gives its floor."

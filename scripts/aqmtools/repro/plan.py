@@ -83,6 +83,8 @@ PAPERS: dict[str, tuple[str, ...]] = {
 PAGE_EXTRAS: dict[str, tuple[str, ...]] = {
     # Table III's cause: sfb's limit and bins (aqmtools/repro/blue_page.py)
     "blue": ("sfb-table3-limit-linux",),
+    # claim (b) with pktcount counting forwarded packets (aqmtools/repro/dcn_pktcount.py)
+    "dcn": ("dcn-pktcount-paper",),
 }
 # seconds a run of 60 s takes on the development machine, setup and the
 # VM's boot spread over a part included (docs/timings.md: a part of 14 runs

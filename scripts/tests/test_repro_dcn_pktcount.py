@@ -149,3 +149,15 @@ def test_the_dcn_page_keeps_the_test_out_of_table_1_and_the_claims(tmp_path: Pat
     assert "**holds**" in text[start:]
     # the folder is listed among what was run
     assert f"`{pk.NAME}`): " in text[: text.index("## Table 1")]
+
+
+def test_the_loss_table_flags_runs_marked_invalid(tmp_path: Path) -> None:
+    out = _folder(tmp_path / pk.NAME, _loss(1.0, 3.0, -1.0))
+    d = out / "pi-24pkt-load105-ecn0-s103"
+    meta = json.loads((d / "run.json").read_text())
+    (d / "run.json").write_text(json.dumps(meta | {"valid": False}))
+    text = "\n".join(pk.section(page.read_folder(out)))
+    row = next(x for x in text.splitlines() if x.startswith("| pi-24pkt |"))
+    assert row.endswith("| 5, 1 run marked invalid |")
+    # and the comparisons that rest on it say so
+    assert "includes runs marked invalid (netem dropped)" in text

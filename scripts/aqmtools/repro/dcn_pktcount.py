@@ -111,13 +111,15 @@ def loss_table(f: Folder) -> list[str]:
         "|---|" + "---:|" * len(LOADS) + "---|",
     ]
     for q in configs():
-        cells, seeds = [], set()
+        cells, seeds, bad = [], set(), 0
         for ld in LOADS:
             runs = page.cell(f.results, q, ld, False)
             seeds |= {seed_of(r) for r in runs}
+            bad += sum(bool(r.problems) for r in runs)
             xs = [x for x in (fig.of(r) for r in runs) if not math.isnan(x)]
             cells.append(mean_ci(xs).fmt(fig.spec) if xs else "-")
-        lines.append(f"| {q} | {' | '.join(cells)} | {len(seeds)} |")
+        flagged = f", {bad} run{'s' if bad != 1 else ''} marked invalid" if bad else ""
+        lines.append(f"| {q} | {' | '.join(cells)} | {len(seeds)}{flagged} |")
     return [*lines, ""]
 
 

@@ -472,3 +472,33 @@ def test_the_cause_folder_is_a_page_extra_the_command_names() -> None:
     assert bp.CAUSE in plan.PAGE_EXTRAS["blue"]
     assert plan.page_folders("blue")[-1] == bp.CAUSE
     assert all(e.name != bp.CAUSE for e in map(plan.read, plan.paper_files("blue")))
+
+
+def test_fig19_gives_where_the_drops_fell_beside_the_goodputs(tmp_path: Path) -> None:
+    out = _folder(tmp_path, "sfb-fig19", lambda q, ld, s: Fig())
+    for seed in SEEDS:
+        d = out / f"sfb-moving-load100-ecn1-s{seed}"
+        recs = []
+        for t in range(int(DURATION) + 1):
+            # a second: 180 drops at the limit, 280 at max, 8 early (one
+            # more on seed 103); the queue at the limit throughout; the
+            # warm-up's counts outside the window (large) are not counted
+            k = t if t >= WARMUP else 1000 * t
+            early = 8 + (seed == 103)
+            r = {"wall": 1000.0 + t, "kind": "sfb", "qlen": 199, "packets": 800 * t}
+            r |= {"queuedrop": 180 * k, "bucketdrop": 280 * k, "earlydrop": early * k}
+            r |= {"penaltydrop": 0, "marked": 0, "bytes": 0}
+            r["drops"] = r["queuedrop"] + r["bucketdrop"] + r["earlydrop"]
+            recs.append(r)
+        (d / "aqmstat-down.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
+        meta = json.loads((d / "run.json").read_text())
+        (d / "run.json").write_text(json.dumps(meta | {"spec": "sfb limit 200 rehash 2000"}))
+    f = page.read_folder(out, bp.summarize)
+    text = "\n".join(bp._block("Fig. 19", blue.FIG19, f))
+    assert text.index("TCP flows shut out %") < text.index("Where the drops fell")
+    rows = [x for x in text.splitlines() if x.startswith("| `sfb-moving` |")]
+    cells = [c.strip() for c in rows[1].strip("|").split("|")]
+    # mean queue, records at the limit, then queuedrop, bucketdrop, earlydrop,
+    # penaltydrop and marked a second; 8.3 ± t(2) x 0.577 / sqrt(3) early
+    assert cells[1:4] == ["199 ± 0", "100 ± 0", "180.0 ± 0.0"]
+    assert cells[4:7] == ["280.0 ± 0.0", "8.3 ± 1.4", "0.0 ± 0.0"]

@@ -922,7 +922,12 @@ def _block(name: str, part: str, f: Folder) -> list[str]:
         lines = _rows_block(f, FIG19_CONFIGS[:2], FIG19_FIGS)
         eq = ", ".join(f"`{q}` {_pct(blue.eq1(lv, n, 8))}" for q, (lv, n) in OUR_BINS.items())
         return [*lines, f"Equation (1) at our bins, 8 nonresponsive flows: {eq}.", ""]
-    return _rows_block(f, FIG19_CONFIGS, FIG19_FIGS)
+    return [
+        *_rows_block(f, FIG19_CONFIGS, FIG19_FIGS),
+        "Where the drops fell, from sfb's counters over the measured window (as beside Table III):",
+        "",
+        *_rows_block(f, FIG19_CONFIGS, DROPS_FIGS),
+    ]
 
 
 def exhibits_section(profs: list[Profile]) -> list[str]:

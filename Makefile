@@ -16,12 +16,14 @@
 #                              VM (about 35 minutes; PPS_ROUNDS, PPS_DURATION,
 #                              PPS_WARMUP, PPS_FLOWS, PPS_STATES, PPS_RATE:
 #                              scripts/bench-pps.sh)
-#   make reproduce PAPER=dcn [DRY_RUN=1] [FROM_PUBLISHED=1]
+#   make reproduce PAPER=dcn [DRY_RUN=1] [FROM_PUBLISHED=1] [EXTRAS=1]
 #                              a paper's experiments, seed by seed (resumes
 #                              where it stopped), each seed published when
 #                              done; DRY_RUN=1 prints the plan only;
 #                              FROM_PUBLISHED=1 starts a missing results
-#                              folder from the published runs
+#                              folder from the published runs; EXTRAS=1
+#                              runs the page's tests of why ours differs
+#                              from the paper too, after its files
 #   make repro-page PAPER=dcn  the paper's page from the published results
 #                              alone (docs/results/*/raw.tar.xz)
 #   make deps                  install build and test dependencies
@@ -96,7 +98,7 @@ bench-pps:
 	scripts/bench-pps.sh
 
 reproduce:
-	scripts/reproduce.sh $(if $(DRY_RUN),--dry-run) $(if $(FROM_PUBLISHED),--from-published) $(PAPER)
+	scripts/reproduce.sh $(if $(DRY_RUN),--dry-run) $(if $(FROM_PUBLISHED),--from-published) $(if $(EXTRAS),--extras) $(PAPER)
 
 # on the venv's python3 (matplotlib) when there is one, as reproduce.sh
 repro-page:

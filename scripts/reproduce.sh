@@ -15,13 +15,16 @@
 # the file's reporting seeds are still missing, so that a stop (or a lost
 # machine) loses at most the seed that was running.
 #
-# Usage: reproduce.sh [--dry-run] [--from-published] [--seed N]... PAPER
+# Usage: reproduce.sh [--dry-run] [--from-published] [--extras] [--seed N]... PAPER
 #   --dry-run: print the plan (files, seeds, runs, time) and run nothing
 #   --from-published: a file whose results folder does not exist starts
 #     from its published runs (docs/results/<name>/raw.tar.xz unpacked
 #     there, the same bytes a publish would write back), so that only the
 #     seeds not published run; with --dry-run too (the unpacking runs
 #     nothing)
+#   --extras: after the paper's files, the experiments its page reads
+#     besides them (plan.PAGE_EXTRAS: tests of why ours differs from the
+#     paper, such as dcn-pktcount-paper.toml), run and published the same way
 #   --seed: only these reporting seeds this time (the others later)
 #   AQM_BENCH_DIR: where the results folders are (default build/bench)
 # Papers: dcn (Le et al., "Differential congestion notification: taming
@@ -35,15 +38,17 @@ set -euo pipefail
 # shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 
-usage="usage: reproduce.sh [--dry-run] [--from-published] [--seed N]... PAPER"
+usage="usage: reproduce.sh [--dry-run] [--from-published] [--extras] [--seed N]... PAPER"
 dry=0
 published=0
+extras=()
 seeds=()
 paper=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--dry-run) dry=1 ;;
 	--from-published) published=1 ;;
+	--extras) extras=(--extras) ;;
 	--seed)
 		[[ "${2:-}" =~ ^[0-9]+$ ]] || aqm_die "--seed needs a seed number ($usage)"
 		seeds+=(--seed "$2")
@@ -67,8 +72,13 @@ plan() {
 
 [ -n "$paper" ] || aqm_die "which paper? ($usage; papers: $(plan papers))"
 # dies naming the papers there are when PAPER is not one of them
-listing=$(plan files "$paper") || exit 1
+listing=$(plan files "$paper" "${extras[@]}") || exit 1
 mapfile -t entries <<<"$listing"
+# the paper's own files (the others are its page's extras)
+declare -A own=()
+while read -r entry; do
+	own[${entry##* }]=1
+done < <(plan files "$paper")
 # the results folders started from published runs (their page says so)
 declare -A from_published=()
 if [ "$published" -eq 1 ]; then
@@ -85,7 +95,7 @@ if [ "$published" -eq 1 ]; then
 	done
 fi
 if [ "$dry" -eq 1 ]; then
-	plan describe "$paper" "$bench_dir" "${seeds[@]}"
+	plan describe "$paper" "$bench_dir" "${seeds[@]}" "${extras[@]}"
 	exit 0
 fi
 # the page is the last step: a paper without its generator is refused now,
@@ -118,6 +128,11 @@ for entry in "${entries[@]}"; do
 		part=()
 		note="A reproduction of the paper (issue 33), run by \`make reproduce PAPER=$paper\`;"
 		note+=" how the paper's settings were scaled is in the header of \`experiment.toml\`."
+		if [ -z "${own[$name]+set}" ]; then
+			note="A test of why the reproduction of the paper differs from it (issue 33), not"
+			note+=" a reproduction, run by \`make reproduce PAPER=$paper EXTRAS=1\`; its"
+			note+=" question and settings are in the header of \`experiment.toml\`."
+		fi
 		if [ -n "${from_published[$name]+set}" ]; then
 			note+=" The seeds published before this call are that publication's runs"
 			note+=" (measured ${from_published[$name]:-as its page said}); only the seeds run since"

@@ -351,6 +351,33 @@ def test_reproduce_gives_the_page_its_extras_folders(tmp_path: Path) -> None:
     assert "build/bench/repro-dcn-linux build/bench/why-extra\n" in page_md
 
 
+def test_reproduce_runs_the_pages_extras_only_when_asked(tmp_path: Path) -> None:
+    tree = _stub_tree(tmp_path)
+    bench, log = tmp_path / "bench", tmp_path / "log"
+    env = dict(os.environ, AQM_BENCH_DIR=str(bench), STUB_LOG=str(log))
+    exps = tree / "scripts/bench/experiments"
+    extra = plan.PAGE_EXTRAS["dcn"][0]
+    _run_stub(tree, env, tmp_path, "--seed", "101", "--extras", "dcn")
+    calls = log.read_text().splitlines()
+    # the paper's files first, then the extra, each seed published
+    assert [c for c in calls if c.startswith("bench")] == [
+        f"bench {exps / f} --keep --seed 101"
+        for f in ("repro-dcn-paper.toml", "repro-dcn-linux.toml", f"{extra}.toml")
+    ]
+    assert calls[1].split(" ")[3] == "repro-dcn-paper" and "A reproduction" in calls[1]
+    assert calls[-1].startswith(f"publish --part {bench / extra} {extra} A test of why ")
+    assert "`make reproduce PAPER=dcn EXTRAS=1`" in calls[-1]
+    assert calls[-1].endswith("Seeds still to run: 102 103 104 105.")
+    # without --extras its seeds are neither run nor planned
+    log.write_text("")
+    _run_stub(tree, env, tmp_path, "--seed", "102", "dcn")
+    assert not [c for c in log.read_text().splitlines() if extra in c.split(" ")[1]]
+    dry = _reproduce(tmp_path / "dry", "--dry-run", "dcn").stdout
+    assert extra not in dry and dry.startswith("reproduce dcn: 2 experiment files")
+    dry = _reproduce(tmp_path / "dry", "--dry-run", "--extras", "dcn").stdout
+    assert dry.startswith("reproduce dcn: 3 experiment files") and f"\n{extra}: " in dry
+
+
 def test_make_reproduce_passes_the_paper_and_the_dry_run() -> None:
     def make_n(*args: str) -> str:
         cmd = ["make", "-s", "-n", "-C", str(TOP), "reproduce", *args]
@@ -363,3 +390,4 @@ def test_make_reproduce_passes_the_paper_and_the_dry_run() -> None:
         "dcn",
     ]
     assert make_n("PAPER=dcn").split() == ["scripts/reproduce.sh", "dcn"]
+    assert make_n("PAPER=dcn", "EXTRAS=1").split() == ["scripts/reproduce.sh", "--extras", "dcn"]

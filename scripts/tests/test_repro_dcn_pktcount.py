@@ -52,9 +52,10 @@ def test_the_file_is_the_reproductions_but_for_the_floor() -> None:
         assert getattr(test, key) == getattr(repro, key), key
     assert tuple(test.loads) == pk.LOADS == page.HIGH
     assert list(test.ecn) == [False] and not test.tuning_seeds
-    # the page reads it as an extra, which make reproduce does not run
+    # the page reads it as an extra, which make reproduce runs only when asked
     assert plan.page_folders("dcn")[-1] == pk.NAME
     assert all(pk.NAME not in str(f) for f in plan.paper_files("dcn"))
+    assert plan.paper_files("dcn", extras=True)[-1].name == f"{pk.NAME}.toml"
 
 
 def _folder(out: Path, loss: Loss, seeds: tuple[int, ...] = SEEDS) -> Path:

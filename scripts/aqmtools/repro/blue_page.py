@@ -1037,12 +1037,7 @@ def cause_section(f: Folder | None) -> list[str]:
         "the reporting seeds are the reproduction's.",
         "",
     ]
-    where = (
-        f"The page reads its runs when `build/bench/{CAUSE}` is among the page command's "
-        "folders (the last, above: `plan.PAGE_EXTRAS`; `make reproduce` does not run it); "
-        "they come from `scripts/bench.sh "
-        f"scripts/bench/experiments/{CAUSE}.toml --keep --seed N`."
-    )
+    where = page.extra_where(PAPER, CAUSE)
     if f is None or not f.runs:
         return [*lines, f"Not run yet. {where}", ""]
     lines += [where, ""]

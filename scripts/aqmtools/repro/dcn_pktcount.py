@@ -1,7 +1,7 @@
 """Claim (b) of the DCN paper's reproduction with pktcount counting
 forwarded packets: the section of docs/reproduction/dcn.md that reads
 scripts/bench/experiments/dcn-pktcount-paper.toml's runs (a page extra,
-plan.PAGE_EXTRAS: `make reproduce` does not run it).
+plan.PAGE_EXTRAS: `make reproduce PAPER=dcn EXTRAS=1` runs it).
 
 The paper defines pktcount twice: section 3.2 counts a flow's packets
 "that have arrived at the router" in a period of Tdec, and writes DCN's
@@ -189,12 +189,7 @@ def section(f: Folder | None) -> list[str]:
         "**inconclusive** or **fails** (some comparison significant against it).",
         "",
     ]
-    where = (
-        f"The page reads its runs when `build/bench/{NAME}` is among the page command's "
-        "folders (the last, above: `plan.PAGE_EXTRAS`; `make reproduce` does not run it); "
-        f"they come from `scripts/bench.sh scripts/bench/experiments/{NAME}.toml --keep "
-        "--seed N`."
-    )
+    where = page.extra_where("dcn", NAME)
     if f is None or not f.runs:
         return [*lines, f"Not run yet. {where}", ""]
     lines += [where, "", "The loss, % of the bottleneck's arrivals:", ""]

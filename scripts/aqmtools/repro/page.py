@@ -980,6 +980,18 @@ def regenerate(paper: str, plan_note: str = "") -> list[str]:
     ]
 
 
+def extra_where(paper: str, name: str) -> str:
+    """Where a page extra's runs come from (plan.PAGE_EXTRAS), for its
+    section: the folder the page reads and the commands that fill it."""
+    return (
+        f"The page reads its runs when `build/bench/{name}` is among the page command's "
+        "folders (the last, above: `plan.PAGE_EXTRAS`); "
+        f"`make reproduce PAPER={paper} EXTRAS=1` runs it after the paper's files and "
+        f"publishes it, or a seed at a time `scripts/bench.sh scripts/bench/experiments/"
+        f"{name}.toml --keep --seed N`."
+    )
+
+
 def setup_opening(
     paper: str,
     intro: str,

@@ -11,13 +11,14 @@ experiment's.
 
 Usage: python3 -m aqmtools.repro.plan papers
            -> the papers with a reproduction
-       python3 -m aqmtools.repro.plan files PAPER
-           -> one line per experiment file: PATH NAME
+       python3 -m aqmtools.repro.plan files PAPER [--extras]
+           -> one line per experiment file: PATH NAME (with --extras,
+              then those of the page's extras, PAGE_EXTRAS)
        python3 -m aqmtools.repro.plan todo FILE OUT [--seed N]...
            -> the seeds of FILE to run into OUT, in order
        python3 -m aqmtools.repro.plan missing FILE OUT
            -> the reporting seeds of FILE that OUT does not hold whole
-       python3 -m aqmtools.repro.plan describe PAPER BENCH_DIR [--seed N]...
+       python3 -m aqmtools.repro.plan describe PAPER BENCH_DIR [--seed N]... [--extras]
            -> the plan, for people: files, seeds, runs, time
        python3 -m aqmtools.repro.plan folders PAPER
            -> the results folders PAPER's page reads, one a line: the
@@ -77,9 +78,10 @@ PAPERS: dict[str, tuple[str, ...]] = {
         "repro-queuelaw-steps-linux.toml",
     ),
 }
-# paper -> experiments its page reads besides its files, which the
-# reproduction does not run: tests of why ours differs from the paper,
-# run by hand (scripts/bench.sh FILE --keep --seed N) and published apart
+# paper -> experiments its page reads besides its files: tests of why ours
+# differs from the paper, each scripts/bench/experiments/NAME.toml, which
+# the reproduction runs only when asked (reproduce.sh --extras, after the
+# paper's files)
 PAGE_EXTRAS: dict[str, tuple[str, ...]] = {
     # Table III's cause: sfb's limit and bins (aqmtools/repro/blue_page.py)
     "blue": ("sfb-table3-limit-linux",),
@@ -117,12 +119,14 @@ class SeedState:
         return self.present == len(self.runs)
 
 
-def paper_files(paper: str) -> list[Path]:
-    """The experiment files of PAPER."""
+def paper_files(paper: str, extras: bool = False) -> list[Path]:
+    """The experiment files of PAPER (with EXTRAS, then its page's
+    extras', PAGE_EXTRAS)."""
     if paper not in PAPERS:
         known = ", ".join(sorted(PAPERS))
         raise PlanError(f"unknown paper {paper!r}: the papers with a reproduction are {known}")
-    return [EXPERIMENTS / f for f in PAPERS[paper]]
+    more = [f"{name}.toml" for name in PAGE_EXTRAS.get(paper, ())] if extras else []
+    return [EXPERIMENTS / f for f in (*PAPERS[paper], *more)]
 
 
 def read(file: Path) -> Experiment:
@@ -264,9 +268,10 @@ def describe_file(file: Path, out: Path, only: list[int]) -> tuple[list[str], fl
     return lines, seconds
 
 
-def describe(paper: str, bench_dir: Path, only: list[int]) -> str:
-    """The whole plan of PAPER's reproduction, for people."""
-    files = paper_files(paper)
+def describe(paper: str, bench_dir: Path, only: list[int], extras: bool = False) -> str:
+    """The whole plan of PAPER's reproduction, for people (with EXTRAS,
+    its page's extras too)."""
+    files = paper_files(paper, extras)
     lines: list[str] = []
     total = 0.0
     for file in files:
@@ -284,7 +289,9 @@ def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     sub.add_parser("papers")
-    sub.add_parser("files").add_argument("paper")
+    p = sub.add_parser("files")
+    p.add_argument("paper")
+    p.add_argument("--extras", action="store_true")
     sub.add_parser("folders").add_argument("paper")
     for name in ("todo", "missing"):
         p = sub.add_parser(name)
@@ -296,12 +303,13 @@ def main(argv: list[str]) -> int:
     p.add_argument("paper")
     p.add_argument("bench_dir", type=Path)
     p.add_argument("--seed", type=int, action="append", default=[])
+    p.add_argument("--extras", action="store_true")
     a = ap.parse_args(argv[1:])
     try:
         if a.cmd == "papers":
             print(" ".join(sorted(PAPERS)))
         elif a.cmd == "files":
-            for f in paper_files(a.paper):
+            for f in paper_files(a.paper, a.extras):
                 print(f, read(f).name)
         elif a.cmd == "folders":
             print("\n".join(page_folders(a.paper)))
@@ -310,7 +318,7 @@ def main(argv: list[str]) -> int:
         elif a.cmd == "missing":
             print(" ".join(map(str, missing(a.file, a.out))))
         else:
-            print(describe(a.paper, a.bench_dir, a.seed))
+            print(describe(a.paper, a.bench_dir, a.seed, a.extras))
     except PlanError as e:
         print(f"reproduce: {e}", file=sys.stderr)
         return 2

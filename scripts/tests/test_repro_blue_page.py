@@ -488,6 +488,8 @@ def test_fig19_gives_where_the_drops_fell_beside_the_goodputs(tmp_path: Path) ->
             r = {"wall": 1000.0 + t, "kind": "sfb", "qlen": 199, "packets": 800 * t}
             r |= {"queuedrop": 180 * k, "bucketdrop": 280 * k, "earlydrop": early * k}
             r |= {"penaltydrop": 0, "marked": 0, "bytes": 0}
+            # the highest bin's p_m, and a flow penalized from 6 s on
+            r |= {"maxprob": 0.25, "penalized": int(t >= 6)}
             r["drops"] = r["queuedrop"] + r["bucketdrop"] + r["earlydrop"]
             recs.append(r)
         (d / "aqmstat-down.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
@@ -502,3 +504,18 @@ def test_fig19_gives_where_the_drops_fell_beside_the_goodputs(tmp_path: Path) ->
     # penaltydrop and marked a second; 8.3 ± t(2) x 0.577 / sqrt(3) early
     assert cells[1:4] == ["199 ± 0", "100 ± 0", "180.0 ± 0.0"]
     assert cells[4:7] == ["280.0 ± 0.0", "8.3 ± 1.4", "0.0 ± 0.0"]
+    # marks, then p_m and the records of 2-10 s with a flow penalized (6-10 s)
+    assert cells[7:10] == ["0.0 ± 0.0", "0.25 ± 0.00", "56 ± 0"]
+    # Linux's sfb has maxprob in its xstats but no penalized: no such figure
+    d = out / "sfb-static-load100-ecn1-s101"
+    recs = [
+        json.loads(x)
+        for x in (out / "sfb-moving-load100-ecn1-s101" / "aqmstat-down.jsonl")
+        .read_text()
+        .splitlines()
+    ]
+    for r in recs:
+        del r["penalized"]
+    (d / "aqmstat-down.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
+    s = bp.summarize(read_run(d))
+    assert s["maxprob"] == pytest.approx(0.25) and "penalized" not in s

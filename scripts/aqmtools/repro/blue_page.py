@@ -177,7 +177,9 @@ def summarize(r: Run) -> dict[str, float]:
     window (page.read_folder's SUMMARY): BLUE's mean p_m; RED's and BLUE's
     notifications (NOTIFIED); for an sfb (ours or Linux's), each of
     SFB_COUNTERS a second, the mean queue and the percent of the records
-    with the queue within AT_LIMIT of its limit."""
+    with the queue within AT_LIMIT of its limit; the highest bin's p_m
+    (xstats maxprob) on average, and for ours the percent of the records
+    with a flow in the penalty box (aqmstat's penalized)."""
     inside = page.window_records(r)
     out: dict[str, float] = {}
     ps = [float(x["p_m"]) for x in inside if "p_m" in x]
@@ -195,6 +197,10 @@ def summarize(r: Run) -> dict[str, float]:
         lim = _limit(r)
         if not math.isnan(lim):
             out["at limit"] = 100 * sum(q >= AT_LIMIT * lim for q in qs) / len(qs)
+        if all("maxprob" in x for x in sfb):
+            out["maxprob"] = sum(float(x["maxprob"]) for x in sfb) / len(sfb)
+        if all("penalized" in x for x in sfb):
+            out["penalized"] = 100 * sum(float(x["penalized"]) > 0 for x in sfb) / len(sfb)
     return out
 
 
@@ -290,6 +296,8 @@ FIGS: dict[str, Figure] = {
     "mean queue, packets": Figure(partial(_summary, "qlen"), ".0f", "packets"),
     "records at the limit %": Figure(partial(_summary, "at limit"), ".0f", "points"),
     **{f"{k} /s": Figure(partial(_summary, k), ".1f", "a second") for k in SFB_COUNTERS},
+    "highest bin's p_m": Figure(partial(_summary, "maxprob"), ".2f", ""),
+    "records with a flow penalized %": Figure(partial(_summary, "penalized"), ".0f", "points"),
 }
 # the sfb family's drops by cause, beside Table III
 DROPS_FIGS = (
@@ -882,6 +890,8 @@ def _rows_block(f: Folder, configs: tuple[str, ...], figures: tuple[str, ...]) -
 
 
 FIG16_FIGS = ("TCP goodput, % of link", "lowest TCP flow / fair share", "TCP Jain")
+# where Figures 18-19's drops fell, and whether a flow was penalized
+FIG19_DROPS = (*DROPS_FIGS, "highest bin's p_m", "records with a flow penalized %")
 FIG19_FIGS = (
     "TCP flows shut out %",
     "nonresponsive goodput, % of link",
@@ -924,9 +934,13 @@ def _block(name: str, part: str, f: Folder) -> list[str]:
         return [*lines, f"Equation (1) at our bins, 8 nonresponsive flows: {eq}.", ""]
     return [
         *_rows_block(f, FIG19_CONFIGS, FIG19_FIGS),
-        "Where the drops fell, from sfb's counters over the measured window (as beside Table III):",
+        "Where the drops fell, from sfb's counters over the measured window (as beside "
+        "Table III), and whether sfb ever penalized a flow: it rate-limits a flow (to "
+        "`penalty_bytes`) only while the p_m of its bin is 1 in every level, so the highest "
+        "bin's p_m (xstats maxprob, averaged over aqmstat's records) and the percent of the "
+        "records with a flow penalized (p_min = 1) in the second before say how near it came:",
         "",
-        *_rows_block(f, FIG19_CONFIGS, DROPS_FIGS),
+        *_rows_block(f, FIG19_CONFIGS, FIG19_DROPS),
     ]
 
 

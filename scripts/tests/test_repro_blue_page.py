@@ -469,9 +469,10 @@ def test_the_cause_section_reads_its_own_folder(tmp_path: Path) -> None:
 
 
 def test_the_cause_folder_is_a_page_extra_the_command_names() -> None:
-    assert bp.CAUSE in plan.PAGE_EXTRAS["blue"]
-    assert plan.page_folders("blue")[-1] == bp.CAUSE
-    assert all(e.name != bp.CAUSE for e in map(plan.read, plan.paper_files("blue")))
+    assert plan.PAGE_EXTRAS["blue"] == (bp.CAUSE, bp.FIG19_CAUSE)
+    assert plan.page_folders("blue")[-2:] == [bp.CAUSE, bp.FIG19_CAUSE]
+    for cause in (bp.CAUSE, bp.FIG19_CAUSE):
+        assert all(e.name != cause for e in map(plan.read, plan.paper_files("blue")))
 
 
 def test_fig19_gives_where_the_drops_fell_beside_the_goodputs(tmp_path: Path) -> None:
@@ -519,3 +520,60 @@ def test_fig19_gives_where_the_drops_fell_beside_the_goodputs(tmp_path: Path) ->
     (d / "aqmstat-down.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
     s = bp.summarize(read_run(d))
     assert s["maxprob"] == pytest.approx(0.25) and "penalized" not in s
+
+
+def _cause19(root: Path, figs: Figs, seeds: tuple[int, ...] = SEEDS) -> Path:
+    """The runs of the Figure 19 cause file on SEEDS, each measuring FIGS."""
+    out = root / bp.FIG19_CAUSE
+    out.mkdir(parents=True)
+    src = plan.EXPERIMENTS / f"{bp.FIG19_CAUSE}.toml"
+    shutil.copy(src, out / "experiment.toml")
+    exp = load(src.read_text())
+    names = [q.name for q in exp.qdiscs]
+    for q, ld, _, s in exp.runs(list(seeds)):
+        _run(out, exp.name, names.index(q.name), q.name, ld, s, figs(q.name, ld, s))
+    return out
+
+
+def test_the_fig19_cause_file_is_the_reproductions_but_for_the_step() -> None:
+    cause = load((plan.EXPERIMENTS / f"{bp.FIG19_CAUSE}.toml").read_text())
+    repro = load((plan.EXPERIMENTS / "repro-sfb-fig19-paper.toml").read_text())
+    ours = {q.name: q.spec for q in repro.qdiscs}
+    specs = {q.name: q.spec for q in cause.qdiscs}
+    assert tuple(specs) == bp.FIG19_CAUSE_CONFIGS
+    assert specs["sfb-moving"] == ours["sfb-moving"]
+    step = "increment 0.011 decrement 0.001 "
+    for fast, like in (("moving", "moving"), ("db", "db"), ("static", "static")):
+        want = ours[f"sfb-{like}"].replace("rehash", step + "rehash")
+        assert specs[f"sfb-{fast}-fast"] == want
+    for key in ("rate_bps", "duration_s", "warmup_s", "long_flows", "udp_flows", "hosts"):
+        assert getattr(cause, key) == getattr(repro, key), key
+    assert cause.reporting_seeds == repro.reporting_seeds and cause.tuning_seeds == [1, 2]
+    assert plan.page_folders("blue")[-1] == bp.FIG19_CAUSE
+
+
+def test_the_fig19_cause_section_judges_its_hypotheses(tmp_path: Path) -> None:
+    assert "Not run yet." in "\n".join(bp.fig19_cause_section(None))
+
+    def figs(q: str, ld: float, s: int) -> Fig:
+        # the nonresponsive flows lose a share of their 90 datagrams a
+        # second: little under the reproduction's setting, most under the
+        # fast step, nearly all with double buffering; the TCP flows get
+        # what they leave
+        lost = {"sfb-moving": 40, "sfb-moving-fast": 80, "sfb-db-fast": 88}.get(q, 60)
+        lost += s - 102
+        tcp = [lost * 64_000.0 / 89] * 89
+        return Fig(tcp=tcp, udp=[(90, lost)] * 8)
+
+    out = _cause19(tmp_path, figs)
+    text = "\n".join(bp.fig19_cause_section(page.read_folder(out, bp.summarize)))
+    lines = {x.split(",")[0][2:]: x for x in text.splitlines() if x.startswith("- H")}
+    assert set(lines) == {"H1", "H2", "H3"}
+    assert lines["H1"].endswith("**holds**") and lines["H2"].endswith("**holds**")
+    assert "(3 seeds: 101, 102, 103)" in lines["H1"]
+    assert lines["H3"].endswith("**holds**"), lines["H3"]
+    assert "| configuration minus `sfb-moving` |" in text
+    # one seed gives no verdict
+    one = _cause19(tmp_path / "one", figs, seeds=(101,))
+    text = "\n".join(bp.fig19_cause_section(page.read_folder(one, bp.summarize)))
+    assert "no verdict, one seed" in text and "**holds**" not in text

@@ -985,7 +985,7 @@ def extra_where(paper: str, name: str) -> str:
     section: the folder the page reads and the commands that fill it."""
     return (
         f"The page reads its runs when `build/bench/{name}` is among the page command's "
-        "folders (the last, above: `plan.PAGE_EXTRAS`); "
+        "folders (after the paper's files', above: `plan.PAGE_EXTRAS`); "
         f"`make reproduce PAPER={paper} EXTRAS=1` runs it after the paper's files and "
         f"publishes it, or a seed at a time `scripts/bench.sh scripts/bench/experiments/"
         f"{name}.toml --keep --seed N`."

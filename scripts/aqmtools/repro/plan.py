@@ -84,7 +84,7 @@ PAPERS: dict[str, tuple[str, ...]] = {
 # paper's files)
 PAGE_EXTRAS: dict[str, tuple[str, ...]] = {
     # Table III's cause: sfb's limit and bins (aqmtools/repro/blue_page.py)
-    "blue": ("sfb-table3-limit-linux",),
+    "blue": ("sfb-table3-limit-linux", "sfb-fig19-increment-paper"),
     # claim (b) with pktcount counting forwarded packets (aqmtools/repro/dcn_pktcount.py)
     "dcn": ("dcn-pktcount-paper",),
 }

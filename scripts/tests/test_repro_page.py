@@ -12,6 +12,7 @@ from reprocheck import page_text, run_python
 from tcdump import tc_dump
 
 from aqmtools.bench.intervals import Paired, mean_ci
+from aqmtools.bench.stats import read_run
 from aqmtools.repro import dcn, page, plan
 
 SEEDS = (101, 102, 103)
@@ -287,3 +288,32 @@ def test_module_entry_runs_with_scripts_on_the_path(tmp_path: Path) -> None:
     assert md.read_text().startswith("# Reproduction:")
     r = run_python("-m", "aqmtools.repro.page", "nosuch", str(md))
     assert r.returncode == 2 and "dcn" in r.stderr
+
+
+def test_small_response_figures_leave_out_the_large_ones(tmp_path: Path) -> None:
+    # the fixture's run: responses of 1, 2 and 3 KB in 50, 60 and 70 ms and
+    # one of 200 KB in 400 ms
+    _run(tmp_path, "dcn-24pkt", 0.9, False, 101, 1.0)
+    r = read_run(tmp_path / "dcn-24pkt-load90-ecn0-s101")
+    assert len(page.small_log(r).done) == 3
+    assert page.FIGURES["RT p90 < 100 KB"].of(r) <= 70
+    assert page.FIGURES["RT p90"].of(r) > 70
+
+
+def test_dcn_faster_on_small_responses_reproduces_claim_g(tmp_path: Path) -> None:
+    out = _folder(tmp_path / "repro-dcn-paper", lambda q, ld, e, s: 5.0)
+    for d in out.glob("dcn-*"):
+        # DCN's small responses 20-30 ms faster, its large one slower
+        (d / "web-c1.csv").unlink()
+        rows = [_row(1_000_000, 1_000_000 + ms * 1000, sz) for ms, sz in ((30, 1000), (35, 2000))]
+        rows.append(_row(1_000_000, 1_000_000 + 40_000, 3000))
+        rows.append(_row(1_000_000, 1_000_000 + 900_000, 200_000))
+        (d / "web-c1.csv").write_text(HEADER + "".join(rows))
+    f = page.read_folder(out)
+    claim = next(c for c in page.CLAIMS if c.key == "g")
+    js = page.judge(claim, f.results)
+    assert [j.variant for j in js] == list(page.VARIANTS)
+    # 2 loads x 2 quantiles x (PI, AFD, RIO-PS) x (no ECN, ECN); all below
+    assert all(len(j.outcomes) == 24 for j in js)
+    assert {j.verdict for j in js} == {page.REPRODUCED}
+    assert {o.check.figure for o in js[0].outcomes} == {"RT p50 < 100 KB", "RT p90 < 100 KB"}

@@ -55,8 +55,15 @@ from typing import Any, Generic, TypeVar
 from aqmtools.bench import archive
 from aqmtools.bench.experiment import Experiment, load
 from aqmtools.bench.intervals import Interval, Paired, mean_ci, paired
-from aqmtools.bench.report import METRICS, Results, experiment_rate, rt_quantile, seed_of
-from aqmtools.bench.stats import Run, connect_words, read_run, run_times
+from aqmtools.bench.report import (
+    METRICS,
+    Results,
+    class_log,
+    experiment_rate,
+    rt_quantile,
+    seed_of,
+)
+from aqmtools.bench.stats import Run, WebLog, connect_words, read_run, run_times
 from aqmtools.repro import dcn, plan
 from aqmtools.repro.paper import Setting
 
@@ -296,6 +303,22 @@ def small_share(r: Run) -> float:
     return 100 * sum(e.resp_bytes for e in ex if e.size <= SMALL_BYTES) / total
 
 
+# Figures 15-18's line between "small" and "large" responses (section 5.1:
+# "objects smaller than 100,000 bytes")
+LARGE_BYTES = 100_000
+
+
+def small_log(r: Run) -> WebLog:
+    """The exchanges of responses smaller than LARGE_BYTES."""
+    return class_log(r.web, 0, LARGE_BYTES - 1)
+
+
+def small_rt(q: float) -> Callable[[Run], float]:
+    """The response-time quantile Q (ms) of the responses smaller than
+    LARGE_BYTES, cut-off exchanges censored."""
+    return lambda r: rt_quantile(small_log(r), q)[0]
+
+
 def utilization(r: Run) -> float:
     """Throughput as a percent of the experiment's rate, the congested
     link's: the uncongested runs too, on a link ten times faster, as the
@@ -311,8 +334,9 @@ class Figure:
     spec: str
     unit: str
     # the response-time quantile it is (a cut-off exchange can make it a
-    # lower bound)
+    # lower bound), and of which exchanges (None: all)
     quantile: float | None = None
+    log: Callable[[Run], WebLog] | None = None
 
 
 FIGURES: dict[str, Figure] = {
@@ -320,6 +344,8 @@ FIGURES: dict[str, Figure] = {
     "RT p50": Figure(METRICS["RT p50 ms"], ".0f", "ms", 0.5),
     "RT p90": Figure(METRICS["RT p90 ms"], ".0f", "ms", 0.9),
     "bytes in responses <= 50 KB %": Figure(small_share, ".1f", "points"),
+    "RT p50 < 100 KB": Figure(small_rt(0.5), ".0f", "ms", 0.5, small_log),
+    "RT p90 < 100 KB": Figure(small_rt(0.9), ".0f", "ms", 0.9, small_log),
 }
 
 
@@ -493,8 +519,8 @@ def evaluate(res: Results, check: Check) -> Outcome:
         return Outcome(check, p, (why,), ())
     notes = []
     both = [r for r in ra + rb if seed_of(r) in p.seeds]
-    q = f.quantile
-    if q is not None and any(rt_quantile(r.web, q)[1] for r in both):
+    q, log = f.quantile, f.log or (lambda r: r.web)
+    if q is not None and any(rt_quantile(log(r), q)[1] for r in both):
         notes.append("a quantile is a lower bound in some run (exchanges cut off)")
     bad = sorted({x for r in both for x in r.problems})
     if bad:
@@ -655,6 +681,23 @@ def dcn_shifts_bytes_to_short(v: Variant) -> list[Check]:
     ]
 
 
+def dcn_favors_small_responses(v: Variant) -> list[Check]:
+    """Section 5.1, Figures 15 and 17: "In Figures 15 and 17, we see that
+    DCN clearly favors "small" flows as expected and outperforms the other
+    AQM schemes at 90% and 98% load" (the CDFs of the response times of
+    the responses smaller than 100,000 bytes). Tested: at 90% and 98% load,
+    the median and the 90th percentile of the response times of the
+    responses smaller than 100,000 bytes under DCN (no ECN) are below
+    those under PI, AFD and RIO-PS, each without and with ECN."""
+    others = [(q, e) for q in (v.pi, AFD, RIOPS) for e in (False, True)]
+    return [
+        Check((q, ld, e), (v.dcn, ld, False), fig, -1)
+        for ld in (0.9, 0.98)
+        for fig in ("RT p50 < 100 KB", "RT p90 < 100 KB")
+        for q, e in others
+    ]
+
+
 @dataclass(frozen=True)
 class Claim(Generic[V]):
     """A claim of the paper: a letter, a short statement, its checks for
@@ -688,6 +731,11 @@ CLAIMS = (
         "f",
         "Under DCN a greater fraction of the bytes comes from the shorter responses",
         dcn_shifts_bytes_to_short,
+    ),
+    Claim(
+        "g",
+        "DCN favors the responses under 100,000 bytes, above the other AQMs at 90% and 98%",
+        dcn_favors_small_responses,
     ),
 )
 
@@ -1091,7 +1139,7 @@ def header(folders: list[Folder]) -> list[str]:
         'Le, Aikat, Jeffay and Smith, "Differential congestion notification: taming the '
         "elephants\", ICNP 2004 (the text in the project's paper store: "
         "`dcn-taming-the-elephants.txt`): the HTTP experiments of section 5.1, Table 1 and "
-        "the claims made of it and of Figures 5-14. Issue 33.",
+        "the claims made of it and of Figures 5-17. Issue 33.",
         "",
         *generated("page.py", folders),
         *what_was_run("dcn", folders),

@@ -298,6 +298,8 @@ def test_small_response_figures_leave_out_the_large_ones(tmp_path: Path) -> None
     assert len(page.small_log(r).done) == 3
     assert page.FIGURES["RT p90 < 100 KB"].of(r) <= 70
     assert page.FIGURES["RT p90"].of(r) > 70
+    assert len(page.large_log(r).done) == 1
+    assert page.FIGURES["RT p25 > 100 KB"].of(r) == page.FIGURES["RT p50 > 100 KB"].of(r) == 400
 
 
 def test_dcn_faster_on_small_responses_reproduces_claim_g(tmp_path: Path) -> None:
@@ -317,3 +319,21 @@ def test_dcn_faster_on_small_responses_reproduces_claim_g(tmp_path: Path) -> Non
     assert all(len(j.outcomes) == 24 for j in js)
     assert {j.verdict for j in js} == {page.REPRODUCED}
     assert {o.check.figure for o in js[0].outcomes} == {"RT p50 < 100 KB", "RT p90 < 100 KB"}
+
+
+def test_dcn_slower_on_large_responses_fails_claim_h(tmp_path: Path) -> None:
+    # the fixture's runs: one large response in 400 ms; DCN's in 900 ms
+    out = _folder(tmp_path / "repro-dcn-paper", lambda q, ld, e, s: 5.0)
+    for d in out.glob("dcn-*"):
+        rows = [_row(1_000_000, 1_000_000 + 50_000, 1000)]
+        rows.append(_row(1_000_000, 1_000_000 + 900_000, 200_000))
+        (d / "web-c1.csv").write_text(HEADER + "".join(rows))
+    claim = next(c for c in page.CLAIMS if c.key == "h")
+    js = page.judge(claim, page.read_folder(out).results)
+    # the median at 90% and the 25th percentile at 98%, against 6 others
+    assert all(len(j.outcomes) == 12 for j in js)
+    assert {j.verdict for j in js} == {page.NOT_REPRODUCED}
+    assert {(o.check.b[1], o.check.figure) for o in js[0].outcomes} == {
+        (0.9, "RT p50 > 100 KB"),
+        (0.98, "RT p25 > 100 KB"),
+    }

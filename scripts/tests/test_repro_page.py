@@ -337,3 +337,24 @@ def test_dcn_slower_on_large_responses_fails_claim_h(tmp_path: Path) -> None:
         (0.9, "RT p50 > 100 KB"),
         (0.98, "RT p25 > 100 KB"),
     }
+
+
+def test_the_figures_section_links_the_published_plots(tmp_path: Path) -> None:
+    from aqmtools.repro import dcn_figures
+
+    # the published experiment's folder links its plots; one of an
+    # experiment never published has none
+    ours = page.read_folder(_folder(tmp_path / "repro-dcn-paper", lambda q, ld, e, s: 5.0))
+    never = _folder(tmp_path / "never", lambda q, ld, e, s: 5.0, hosts="linux")
+    toml = never / "experiment.toml"
+    toml.write_text(toml.read_text().replace('name = "repro-dcn-linux"', 'name = "never"'))
+    other = page.read_folder(never)
+    assert other.name == "never" and other.runs
+    text = "\n".join(dcn_figures.section([ours, other]))
+    row = next(x for x in text.splitlines() if x.startswith("| 10, 12, 14 |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    published = plan.TOP / "docs/results/repro-dcn-paper/bytes-load98-ecn1.png"
+    assert published.is_file()
+    assert "[98%, ECN](../results/repro-dcn-paper/bytes-load98-ecn1.png)" in cells[2]
+    assert cells[3] == "not published yet"
+    assert "No runs." in dcn_figures.section([page.read_folder(tmp_path / "absent")])

@@ -1329,7 +1329,7 @@ def claims_section(folders: list[Folder]) -> list[str]:
 def dcn_page(dirs: list[Path]) -> str:
     """The DCN paper's reproduction page from the results folders DIRS."""
     # imported when called, as the other papers' pages: it imports this module
-    from aqmtools.repro import dcn_drops, dcn_pktcount
+    from aqmtools.repro import dcn_drops, dcn_figures, dcn_pktcount
 
     every = [read_folder(d, dcn_drops.summarize) for d in dirs]
     # the test of the pktcount reading (a page extra) has a section of its
@@ -1337,7 +1337,8 @@ def dcn_page(dirs: list[Path]) -> str:
     test = next((f for f in every if f.path.name == dcn_pktcount.NAME), None)
     folders = [f for f in every if f is not test]
     lines = header(every) + table1_section(folders) + claims_section(folders)
-    lines += dcn_drops.section(folders) + dcn_pktcount.section(test)
+    lines += dcn_figures.section(folders) + dcn_drops.section(folders)
+    lines += dcn_pktcount.section(test)
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

@@ -358,3 +358,36 @@ def test_the_figures_section_links_the_published_plots(tmp_path: Path) -> None:
     assert "[98%, ECN](../results/repro-dcn-paper/bytes-load98-ecn1.png)" in cells[2]
     assert cells[3] == "not published yet"
     assert "No runs." in dcn_figures.section([page.read_folder(tmp_path / "absent")])
+
+
+def _slower(out: Path, pattern: str, ms: int) -> None:
+    """Every response of the runs matching PATTERN takes MS more."""
+    for d in out.glob(pattern):
+        sizes = [1000, 2000, 3000, 200_000]
+        rows = [
+            _row(1_000_000, 1_000_000 + (t + ms) * 1000, s)
+            for t, s in zip((50, 60, 70, 400), sizes, strict=True)
+        ]
+        (d / "web-c1.csv").write_text(HEADER + "".join(rows))
+
+
+def _verdicts(out: Path, key: str) -> set[str]:
+    claim = next(c for c in page.CLAIMS if c.key == key)
+    return {j.verdict for j in page.judge(claim, page.read_folder(out).results)}
+
+
+def test_the_claims_of_figures_6_to_9(tmp_path: Path) -> None:
+    out = _folder(tmp_path / "repro-dcn-paper", lambda q, ld, e, s: 5.0)
+    # PI without ECN slower at 98% and 105%: claim (i) holds
+    _slower(out, "pi-*-load98-ecn0-s*", 100)
+    _slower(out, "pi-*-load105-ecn0-s*", 200)
+    assert _verdicts(out, "i") == {page.REPRODUCED}
+    # AFD no faster with ECN: claim (j) is not shown (mean zero)
+    assert _verdicts(out, "j") == {page.INCONCLUSIVE}
+    # PI with ECN as fast as AFD and RIO-PS everywhere: "comparable" holds
+    # within noise; slower than RIO-PS at 90% it fails
+    assert _verdicts(out, "k") == {page.IN_DIRECTION}
+    _slower(out, "pi-*-load90-ecn1-s*", 50)
+    assert _verdicts(out, "k") == {page.NOT_REPRODUCED}
+    claim = next(c for c in page.CLAIMS if c.key == "k")
+    assert len(claim.checks(page.VARIANTS[0])) == 3 * 2 * 2

@@ -723,6 +723,47 @@ def dcn_favors_most_large_responses(v: Variant) -> list[Check]:
     ]
 
 
+def pi_degrades_without_ecn(v: Variant) -> list[Check]:
+    """Section 5.1, Figure 6: "Without ECN, the response-time performance
+    obtained with PI degrades rapidly with loads above 90%." Tested: PI's
+    (no ECN) response-time median and 90th percentile at 98% and at 105%
+    minus at 90% are above zero. (The same paragraph's "with ECN [...]
+    only modestly worse" is not tested: "modestly" sets no bound.)"""
+    return [
+        Check((v.pi, 0.9, False), (v.pi, ld, False), fig, +1)
+        for ld in HIGH
+        for fig in ("RT p50", "RT p90")
+    ]
+
+
+def afd_gains_from_ecn(v: Variant) -> list[Check]:
+    """Section 5.1, Figure 7: "There is significant degradation in
+    response-time performance as load is increased to 98% and 105%. AFD
+    does show a small yet noticeable improvement with addition of ECN at
+    these loads." Tested: at 98% and 105% load, AFD's response-time
+    median and 90th percentile with ECN minus without are below zero."""
+    return [
+        Check((AFD, ld, False), (AFD, ld, True), fig, -1)
+        for ld in HIGH
+        for fig in ("RT p50", "RT p90")
+    ]
+
+
+def pi_ecn_matches_differential(v: Variant) -> list[Check]:
+    """Section 5.1, after Figures 9, 11 and 13: "PI with ECN's uniform
+    treatment of flows provides comparable or better performance for
+    flows than AFD's and RIO-PS's differential treatment." Tested: at
+    90%, 98% and 105% load, PI with ECN's response-time 90th percentile
+    minus AFD's and RIO-PS's, each without and with ECN, is not above
+    zero (equal within noise, or significantly below)."""
+    return [
+        Check((q, ld, e), (v.pi, ld, True), "RT p90", -1, tolerant=True)
+        for ld in dcn.LOADS
+        for q in (AFD, RIOPS)
+        for e in (False, True)
+    ]
+
+
 @dataclass(frozen=True)
 class Claim(Generic[V]):
     """A claim of the paper: a letter, a short statement, its checks for
@@ -766,6 +807,13 @@ CLAIMS = (
         "h",
         "DCN favors most responses over 100,000 bytes too: 75% at 90% load, 40% at 98%",
         dcn_favors_most_large_responses,
+    ),
+    Claim("i", "Without ECN, PI's response times degrade above 90% load", pi_degrades_without_ecn),
+    Claim("j", "At 98% and 105%, ECN improves AFD's response times a little", afd_gains_from_ecn),
+    Claim(
+        "k",
+        "PI with ECN is comparable or better than AFD and RIO-PS",
+        pi_ecn_matches_differential,
     ),
 )
 

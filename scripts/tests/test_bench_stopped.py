@@ -202,3 +202,53 @@ def test_an_empty_file_counts_its_process_streams_missing(tmp_path: Path) -> Non
     (d / "run.json").write_text(json.dumps({**meta, "long_flows": 6}))
     r = read_run(d)
     assert (len(r.goodputs), r.tcp_missing) == (3, 3)
+
+
+def _udp(seconds: int, duration: int, error: str | None = None) -> str:
+    """A UDP iperf3 client's output (its receiver's streams): SECONDS of
+    intervals of 90 datagrams, 9 lost, of a test planned for DURATION."""
+    ivs = [
+        {
+            "streams": [
+                {"start": float(t), "end": t + 1.0, "packets": 90, "lost_packets": 9},
+            ]
+        }
+        for t in range(seconds)
+    ]
+    j: dict[str, object] = {
+        "start": {"connected": [{"socket": 5}], "test_start": {"duration": duration}},
+        "intervals": ivs,
+        "end": {"sum": {"packets": 90 * seconds, "lost_packets": 9 * seconds, "seconds": seconds}},
+    }
+    if error:
+        j["error"] = error
+    return json.dumps(j)
+
+
+def test_a_udp_flow_stopped_once_its_time_was_up_reads_so_from_the_archive(
+    tmp_path: Path,
+) -> None:
+    # repro-sfb-fig19-paper, sfb-static, seed 101 (2026-11-29): the run
+    # stopped a UDP client whose intervals reached its planned time and a
+    # TCP server; the archive kept neither the error nor the duration, and
+    # the published page read the run as one with a process cut off
+    d = tmp_path / "out" / "sfb-static-load100-ecn1-s101"
+    _write_run(d, [_flow(1000, [125_000] * 8)], udp=False)
+    over, cut = _udp(12, 10, INTERRUPT), _udp(6, 10, INTERRUPT)
+    (d / "iperf-udp1.json").write_text(over)
+    meta = json.loads((d / "run.json").read_text())
+    (d / "run.json").write_text(json.dumps({**meta, "stopped": 2}))
+    files = archive._run_files(d)
+    back = tmp_path / "back" / d.name
+    back.mkdir(parents=True)
+    for name, data in files.items():
+        (back / name).write_bytes(data)
+    a, b = read_run(d), read_run(back)
+    assert (a.stopped, a.stopped_over, a.problems) == (2, 1, [])
+    assert (b.stopped, b.stopped_over, b.problems) == (a.stopped, a.stopped_over, a.problems)
+    assert b.udp == a.udp and b.udp_window == a.udp_window and b.udp_missing == 0
+    # a UDP flow cut off before its time stays a problem, there and back
+    (d / "iperf-udp1.json").write_text(cut)
+    files = archive._run_files(d)
+    (back / "iperf-udp1.json").write_bytes(files["iperf-udp1.json"])
+    assert read_run(d).problems == read_run(back).problems == [STOPPED]

@@ -189,12 +189,26 @@ def udp_slim(j: dict[str, Any]) -> dict[str, Any]:
     of one that started, the start, end, datagrams and losses of each
     interval's receiving streams, from which stats.udp_window_counts counts
     the measured window (archives of before 2026-11-28 kept only the end:
-    their losses read over the whole test, see stats.udp_whole_test)."""
+    their losses read over the whole test, see stats.udp_whole_test), and,
+    as tcp_slim, its error and the test's planned duration, from which
+    stats.iperf_stopped and stats.iperf_overran tell a flow the run stopped
+    once its time was up (archives of before 2026-11-29 lost them: such a
+    flow reads as stopped by the run's "stopped" count alone, and its run
+    as one with a process stopped at the run's end)."""
     out: dict[str, Any] = {"end": j.get("end", {})}
-    if "start" in j and not j["start"].get("connected"):
+    start = j.get("start")
+    if isinstance(start, dict) and not start.get("connected"):
         out["start"] = {"connected": []}
         return out
+    test = start.get("test_start") if isinstance(start, dict) else None
+    if isinstance(start, dict) and isinstance(test, dict) and "duration" in test:
+        sockets = [
+            {"socket": c.get("socket")} if isinstance(c, dict) else {} for c in start["connected"]
+        ]
+        out["start"] = {"connected": sockets, "test_start": {"duration": test["duration"]}}
     out["intervals"] = interval_streams(j, UDP_INTERVAL_KEYS)
+    if "error" in j:
+        out["error"] = j["error"]
     return out
 
 

@@ -15,7 +15,8 @@
 # the file's reporting seeds are still missing, so that a stop (or a lost
 # machine) loses at most the seed that was running.
 #
-# Usage: reproduce.sh [--dry-run] [--from-published] [--extras] [--seed N]... PAPER
+# Usage: reproduce.sh [--dry-run] [--from-published] [--extras] [--only NAME]...
+#                     [--seed N]... PAPER
 #   --dry-run: print the plan (files, seeds, runs, time) and run nothing
 #   --from-published: a file whose results folder does not exist starts
 #     from its published runs (docs/results/<name>/raw.tar.xz unpacked
@@ -25,6 +26,8 @@
 #   --extras: after the paper's files, the experiments its page reads
 #     besides them (plan.PAGE_EXTRAS: tests of why ours differs from the
 #     paper, such as dcn-pktcount-paper.toml), run and published the same way
+#   --only: only these experiments of the plan (by name, such as
+#     dcn-pktcount-paper with --extras); the page is written from all
 #   --seed: only these reporting seeds this time (the others later)
 #   AQM_BENCH_DIR: where the results folders are (default build/bench)
 # Papers: dcn (Le et al., "Differential congestion notification: taming
@@ -38,10 +41,11 @@ set -euo pipefail
 # shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 
-usage="usage: reproduce.sh [--dry-run] [--from-published] [--extras] [--seed N]... PAPER"
+usage="usage: reproduce.sh [--dry-run] [--from-published] [--extras] [--only NAME]... [--seed N]... PAPER"
 dry=0
 published=0
 extras=()
+only=()
 seeds=()
 paper=""
 while [ $# -gt 0 ]; do
@@ -49,6 +53,11 @@ while [ $# -gt 0 ]; do
 	--dry-run) dry=1 ;;
 	--from-published) published=1 ;;
 	--extras) extras=(--extras) ;;
+	--only)
+		[ -n "${2:-}" ] || aqm_die "--only needs an experiment name ($usage)"
+		only+=("$2")
+		shift
+		;;
 	--seed)
 		[[ "${2:-}" =~ ^[0-9]+$ ]] || aqm_die "--seed needs a seed number ($usage)"
 		seeds+=(--seed "$2")
@@ -74,6 +83,17 @@ plan() {
 # dies naming the papers there are when PAPER is not one of them
 listing=$(plan files "$paper" "${extras[@]}") || exit 1
 mapfile -t entries <<<"$listing"
+if [ ${#only[@]} -gt 0 ]; then
+	kept=()
+	for name in "${only[@]}"; do
+		found=""
+		for entry in "${entries[@]}"; do
+			[ "${entry##* }" != "$name" ] || { kept+=("$entry") && found=1; }
+		done
+		[ -n "$found" ] || aqm_die "--only $name: not among $paper's experiments ($(printf '%s\n' "${entries[@]}" | sed 's/.* //' | paste -sd' '))"
+	done
+	entries=("${kept[@]}")
+fi
 # the paper's own files (the others are its page's extras)
 declare -A own=()
 while read -r entry; do
@@ -95,7 +115,11 @@ if [ "$published" -eq 1 ]; then
 	done
 fi
 if [ "$dry" -eq 1 ]; then
-	plan describe "$paper" "$bench_dir" "${seeds[@]}" "${extras[@]}"
+	only_args=()
+	for name in "${only[@]}"; do
+		only_args+=(--only "$name")
+	done
+	plan describe "$paper" "$bench_dir" "${seeds[@]}" "${extras[@]}" "${only_args[@]}"
 	exit 0
 fi
 # the page is the last step: a paper without its generator is refused now,

@@ -378,6 +378,24 @@ def test_reproduce_runs_the_pages_extras_only_when_asked(tmp_path: Path) -> None
     assert dry.startswith("reproduce dcn: 3 experiment files") and f"\n{extra}: " in dry
 
 
+def test_reproduce_runs_only_the_experiments_named(tmp_path: Path) -> None:
+    tree = _stub_tree(tmp_path)
+    bench, log = tmp_path / "bench", tmp_path / "log"
+    env = dict(os.environ, AQM_BENCH_DIR=str(bench), STUB_LOG=str(log))
+    extra = plan.PAGE_EXTRAS["dcn"][0]
+    _run_stub(tree, env, tmp_path, "--extras", "--only", extra, "--seed", "101", "dcn")
+    calls = log.read_text().splitlines()
+    assert [c.split(" ")[0] for c in calls] == ["bench", "publish"]
+    assert calls[0].startswith(f"bench {tree / 'scripts/bench/experiments' / extra}.toml ")
+    # the page is still written from every folder
+    page_md = (tree / "docs/reproduction/dcn.md").read_text()
+    assert f"build/bench/repro-dcn-paper build/bench/repro-dcn-linux build/bench/{extra}" in page_md
+    dry = _reproduce(tmp_path / "dry", "--dry-run", "--extras", "--only", extra, "dcn")
+    assert dry.stdout.startswith("reproduce dcn: 1 experiment file, ")
+    bad = _reproduce(tmp_path / "dry", "--only", "nope", "dcn")
+    assert bad.returncode != 0 and "--only nope: not among dcn's experiments" in bad.stderr
+
+
 def test_make_reproduce_passes_the_paper_and_the_dry_run() -> None:
     def make_n(*args: str) -> str:
         cmd = ["make", "-s", "-n", "-C", str(TOP), "reproduce", *args]

@@ -19,6 +19,7 @@ Usage: python3 -m aqmtools.repro.plan papers
        python3 -m aqmtools.repro.plan missing FILE OUT
            -> the reporting seeds of FILE that OUT does not hold whole
        python3 -m aqmtools.repro.plan describe PAPER BENCH_DIR [--seed N]... [--extras]
+                                                     [--only NAME]...
            -> the plan, for people: files, seeds, runs, time
        python3 -m aqmtools.repro.plan folders PAPER
            -> the results folders PAPER's page reads, one a line: the
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -268,10 +270,18 @@ def describe_file(file: Path, out: Path, only: list[int]) -> tuple[list[str], fl
     return lines, seconds
 
 
-def describe(paper: str, bench_dir: Path, only: list[int], extras: bool = False) -> str:
+def describe(
+    paper: str,
+    bench_dir: Path,
+    only: list[int],
+    extras: bool = False,
+    names: Sequence[str] = (),
+) -> str:
     """The whole plan of PAPER's reproduction, for people (with EXTRAS,
-    its page's extras too)."""
+    its page's extras too; NAMES: only those experiments)."""
     files = paper_files(paper, extras)
+    if names:
+        files = [f for f in files if read(f).name in names]
     lines: list[str] = []
     total = 0.0
     for file in files:
@@ -279,7 +289,8 @@ def describe(paper: str, bench_dir: Path, only: list[int], extras: bool = False)
         lines += more
         total += seconds
     head = (
-        f"reproduce {paper}: {len(files)} experiment files, about {duration(total)} to run "
+        f"reproduce {paper}: {len(files)} experiment file{'s' if len(files) != 1 else ''}, "
+        f"about {duration(total)} to run "
         f"({RUN_S} s a run of 60 s on the development machine)"
     )
     return "\n".join([head, *lines])
@@ -304,6 +315,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("bench_dir", type=Path)
     p.add_argument("--seed", type=int, action="append", default=[])
     p.add_argument("--extras", action="store_true")
+    p.add_argument("--only", action="append", default=[])
     a = ap.parse_args(argv[1:])
     try:
         if a.cmd == "papers":
@@ -318,7 +330,7 @@ def main(argv: list[str]) -> int:
         elif a.cmd == "missing":
             print(" ".join(map(str, missing(a.file, a.out))))
         else:
-            print(describe(a.paper, a.bench_dir, a.seed, a.extras))
+            print(describe(a.paper, a.bench_dir, a.seed, a.extras, a.only))
     except PlanError as e:
         print(f"reproduce: {e}", file=sys.stderr)
         return 2

@@ -133,7 +133,7 @@ def test_a_reading_that_changes_nothing_fails_h1_and_not_h2(tmp_path: Path) -> N
 def test_one_seed_gives_no_verdict(tmp_path: Path) -> None:
     f = page.read_folder(_folder(tmp_path / pk.NAME, _loss(1.0, 3.0, -1.0), seeds=(101,)))
     v = _verdicts("\n".join(pk.section(f)))
-    assert set(v.values()) == {"not run"}
+    assert set(v.values()) == {"no verdict"}
 
 
 def test_without_runs_the_section_says_not_run_yet(tmp_path: Path) -> None:

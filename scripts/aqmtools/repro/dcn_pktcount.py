@@ -36,7 +36,7 @@ WORDS = {
     page.IN_DIRECTION: "in direction only",
     page.INCONCLUSIVE: "inconclusive",
     page.NOT_REPRODUCED: "fails",
-    page.NOT_ATTEMPTED: "not run",
+    page.NOT_ATTEMPTED: "no verdict",
 }
 
 

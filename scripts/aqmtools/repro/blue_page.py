@@ -1052,10 +1052,9 @@ def cause_section(f: Folder | None) -> list[str]:
         "the reporting seeds are the reproduction's.",
         "",
     ]
-    where = page.extra_where(PAPER, CAUSE)
+    lines += page.extra_head(PAPER, CAUSE, f)
     if f is None or not f.runs:
-        return [*lines, f"Not run yet. {where}", ""]
-    lines += [where, ""]
+        return lines
     lines += _rows_block(f, CAUSE_CONFIGS, CAUSE_FIGS)
     lines += ["Where the sfb configurations' drops fell (as beside Table III):", ""]
     lines += _rows_block(f, CAUSE_SFB, DROPS_FIGS)
@@ -1140,10 +1139,9 @@ def fig19_cause_section(f: Folder | None) -> list[str]:
         "`sfb-moving-fast` above `sfb-moving`'s. Tuning seeds (1, 2) run first, not shown.",
         "",
     ]
-    where = page.extra_where(PAPER, FIG19_CAUSE)
+    lines += page.extra_head(PAPER, FIG19_CAUSE, f)
     if f is None or not f.runs:
-        return [*lines, f"Not run yet. {where}", ""]
-    lines += [where, ""]
+        return lines
     lines += [*(hypothesis_line(f, h) for h in FIG19_HYPOTHESES), ""]
     lines += _rows_block(f, FIG19_CAUSE_CONFIGS, FIG19_FIGS)
     lines += ["Where the drops fell, and whether a flow was penalized (as in Fig. 19):", ""]

@@ -189,10 +189,10 @@ def section(f: Folder | None) -> list[str]:
         "**inconclusive** or **fails** (some comparison significant against it).",
         "",
     ]
-    where = page.extra_where("dcn", NAME)
+    lines += page.extra_head("dcn", NAME, f)
     if f is None or not f.runs:
-        return [*lines, f"Not run yet. {where}", ""]
-    lines += [where, "", "The loss, % of the bottleneck's arrivals:", ""]
+        return lines
+    lines += ["The loss, % of the bottleneck's arrivals:", ""]
     lines += loss_table(f)
     lines += ["### The hypotheses", ""]
     lines += judged(f)

@@ -1118,6 +1118,13 @@ def extra_where(paper: str, name: str) -> str:
     )
 
 
+def extra_head(paper: str, name: str, f: Folder | None) -> list[str]:
+    """The lines after a page extra's introduction: where its runs come
+    from (extra_where), said to be not run yet when F has none."""
+    where = extra_where(paper, name)
+    return [where if f is not None and f.runs else f"Not run yet. {where}", ""]
+
+
 def setup_opening(
     paper: str,
     intro: str,

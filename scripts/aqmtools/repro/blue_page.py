@@ -426,6 +426,11 @@ def evaluate(prof: Profile, c: Check) -> Outcome:
     f = prof.folders.get(c.part)
     if f is None:
         return Outcome(c, None, (prof.missing(c.part),), ())
+    return evaluate_in(f, c)
+
+
+def evaluate_in(f: Folder, c: Cmp) -> Outcome:
+    """C on the runs of F."""
     fig = c.fig()
     b = _choose(f, c.b_set, c.b_pick, c.b[1], c.figure)
     a: tuple[str, list[Run]] | str = ("", [])
@@ -1079,41 +1084,42 @@ class Hypothesis:
     seed, stated below (SIGN -1) or above (+1) 0."""
 
     key: str
+    title: str
     a: str
     b: str
     figure: str
     sign: int
 
-    def text(self) -> str:
-        side = "below" if self.sign < 0 else "above"
-        return f"{self.figure}: `{self.b}` minus `{self.a}` {side} 0"
+    def check(self) -> Cmp:
+        return _c(FIG19_CAUSE, (self.a,), (self.b,), self.figure, self.sign)
 
 
 FIG19_HYPOTHESES = (
-    Hypothesis("H1", "sfb-moving", "sfb-moving-fast", "nonresponsive goodput, % of link", -1),
-    Hypothesis("H2", "sfb-moving-fast", "sfb-db-fast", "nonresponsive goodput, % of link", -1),
-    Hypothesis("H3", "sfb-moving", "sfb-moving-fast", "TCP goodput, % of link", +1),
+    Hypothesis(
+        "H1",
+        "the step decides Figure 19(a): the fast step holds the nonresponsive flows",
+        "sfb-moving",
+        "sfb-moving-fast",
+        "nonresponsive goodput, % of link",
+        -1,
+    ),
+    Hypothesis(
+        "H2",
+        "double buffering then holds them further (claim (u))",
+        "sfb-moving-fast",
+        "sfb-db-fast",
+        "nonresponsive goodput, % of link",
+        -1,
+    ),
+    Hypothesis(
+        "H3",
+        "the TCP flows get the link back",
+        "sfb-moving",
+        "sfb-moving-fast",
+        "TCP goodput, % of link",
+        +1,
+    ),
 )
-
-
-def hypothesis_line(f: Folder, h: Hypothesis) -> str:
-    """H's paired difference on F's runs and whether it holds: **holds**
-    (significant as stated), **fails** (significant against), within
-    noise, or not run."""
-    fig = FIGS[h.figure]
-    a_runs, b_runs = (page.cell(f.results, q, LOAD, ECN) for q in (h.a, h.b))
-    p = paired(_by_seed(a_runs, fig), _by_seed(b_runs, fig))
-    d = p.diff
-    if d.n == 0:
-        return f"- {h.key}, {h.text()}: **not run**"
-    seeds = f"{d.n} seed{'s' if d.n != 1 else ''}: {', '.join(map(str, p.seeds))}"
-    if d.n < 2:
-        state = "no verdict, one seed"
-    elif not p.significant:
-        state = "within noise, no verdict"
-    else:
-        state = "**holds**" if d.mean * h.sign > 0 else "**fails**"
-    return f"- {h.key}, {h.text()}: {d.fmt('+' + fig.spec)} {fig.unit} ({seeds}); {state}"
 
 
 def fig19_cause_section(f: Folder | None) -> list[str]:
@@ -1142,7 +1148,9 @@ def fig19_cause_section(f: Folder | None) -> list[str]:
     lines += page.extra_head(PAPER, FIG19_CAUSE, f)
     if f is None or not f.runs:
         return lines
-    lines += [*(hypothesis_line(f, h) for h in FIG19_HYPOTHESES), ""]
+    lines += ["### The hypotheses", ""]
+    for h in FIG19_HYPOTHESES:
+        lines += page.hypothesis_block(h.key, h.title, [evaluate_in(f, h.check())])
     lines += _rows_block(f, FIG19_CAUSE_CONFIGS, FIG19_FIGS)
     lines += ["Where the drops fell, and whether a flow was penalized (as in Fig. 19):", ""]
     lines += _rows_block(f, FIG19_CAUSE_CONFIGS, FIG19_DROPS)

@@ -29,16 +29,6 @@ LOADS = (0.98, 1.05)
 TARGETS = ("2.9ms", "24pkt")
 DROPTAIL = "droptail"
 
-# how a hypothesis' verdict reads: the page's verdicts are of a paper's
-# claim, these of a hypothesis stated before the runs
-WORDS = {
-    page.REPRODUCED: "holds",
-    page.IN_DIRECTION: "in direction only",
-    page.INCONCLUSIVE: "inconclusive",
-    page.NOT_REPRODUCED: "fails",
-    page.NOT_ATTEMPTED: "no verdict",
-}
-
 
 def pi(t: str) -> str:
     return f"pi-{t}"
@@ -131,10 +121,7 @@ def judged(f: Folder) -> list[str]:
         lines += [f"#### Target {t}", ""]
         for h in hypotheses(t):
             outcomes = [page.evaluate(f.results, c) for c in h.checks()]
-            v, why = page.verdict(outcomes)
-            lines += [f"{h.key}, {h.title}: **{WORDS[v]}**: {why}.", ""]
-            lines += [f"- {o.line()}" for o in outcomes]
-            lines.append("")
+            lines += page.hypothesis_block(h.key, h.title, outcomes)
         lines += rt_table(f, t)
     return lines
 

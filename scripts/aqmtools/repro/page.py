@@ -582,6 +582,31 @@ def verdict(outcomes: list[Outcome]) -> tuple[str, str]:
     )
 
 
+# --- hypotheses stated before a page extra's runs ---------------------------
+
+# how a hypothesis' verdict reads: the page's verdicts are of a paper's
+# claim, these of a hypothesis an experiment file states before any run
+HYPOTHESIS_WORDS = {
+    REPRODUCED: "holds",
+    IN_DIRECTION: "in direction only",
+    INCONCLUSIVE: "inconclusive",
+    NOT_REPRODUCED: "fails",
+    NOT_ATTEMPTED: "no verdict",
+}
+
+
+def hypothesis_block(key: str, title: str, outcomes: list[Outcome]) -> list[str]:
+    """A hypothesis judged as the page judges a claim (verdict): its word
+    (HYPOTHESIS_WORDS), why, and each comparison it rests on."""
+    v, why = verdict(outcomes)
+    return [
+        f"{key}, {title}: **{HYPOTHESIS_WORDS[v]}**: {why}.",
+        "",
+        *(f"- {o.line()}" for o in outcomes),
+        "",
+    ]
+
+
 # --- the DCN paper's claims -------------------------------------------------
 
 

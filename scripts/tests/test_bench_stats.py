@@ -157,6 +157,36 @@ def test_report_writes_plots_and_the_table(tmp_path: Path) -> None:
     assert "| pi | 60 / 80 (4, 0 unfinished) | - / - (0, 0 unfinished) |" in table
 
 
+def test_report_draws_each_configuration_by_load_and_the_size_classes(tmp_path: Path) -> None:
+    # pi at two loads, with and without ECN; the uncongested reference on a
+    # faster link without ECN; responses of 1-4 kB and one of 200 kB
+    for ld in (0.9, 0.98):
+        tag = f"load{round(ld * 100)}"
+        _write_run(tmp_path / f"pi-{tag}-ecn0", "pi", ld, [50, 60, 70], order=0)
+        _write_run(tmp_path / f"pi-{tag}-ecn1", "pi", ld, [40, 50], order=1, ecn=True)
+        ref = tmp_path / f"uncongested-{tag}-ecn0"
+        _write_run(ref, "uncongested", ld, [20, 30], order=2)
+        meta = json.loads((ref / "run.json").read_text())
+        meta |= {"rate_bps": 100_000_000, "experiment_rate_bps": 10_000_000}
+        (ref / "run.json").write_text(json.dumps(meta))
+    big = tmp_path / "pi-load90-ecn0" / "web-c1.csv"
+    big.write_text(big.read_text() + _row(1_000_000, 3_000_000, 200_000))
+    assert report.main(["report", str(tmp_path)]) == 0
+    # Figures 5-8: one plot a configuration and ECN setting; none for the
+    # reference itself, which is drawn dashed on each
+    drawn = sorted(p.name for p in tmp_path.glob("rt-cdf-by-load-*.png"))
+    assert drawn == ["rt-cdf-by-load-pi-ecn0.png", "rt-cdf-by-load-pi-ecn1.png"]
+    # Figures 15-18: the responses up to 100,000 bytes in every cell, those
+    # above only where there is one
+    assert (tmp_path / "rt-cdf-small-load98-ecn1.png").stat().st_size > 1000
+    assert (tmp_path / "rt-cdf-large-load90-ecn0.png").stat().st_size > 1000
+    assert not (tmp_path / "rt-cdf-large-load98-ecn0.png").exists()
+    table = (tmp_path / "summary.md").read_text()
+    assert "## Each configuration's response times across the loads" in table
+    assert "![rt-cdf-by-load-pi-ecn1.png](rt-cdf-by-load-pi-ecn1.png)" in table
+    assert "![rt-cdf-large-load90-ecn0.png](rt-cdf-large-load90-ecn0.png)" in table
+
+
 def test_report_table1_sets_ecn_beside_no_ecn(tmp_path: Path) -> None:
     _write_run(tmp_path / "pi-load90-ecn0", "pi", 0.9, [50, 60], order=0)
     _write_run(tmp_path / "droptail-load90-ecn0", "droptail", 0.9, [900], order=1)

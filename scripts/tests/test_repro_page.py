@@ -357,6 +357,15 @@ def test_the_figures_section_links_the_published_plots(tmp_path: Path) -> None:
     assert published.is_file()
     assert "[98%, ECN](../results/repro-dcn-paper/bytes-load98-ecn1.png)" in cells[2]
     assert cells[3] == "not published yet"
+    # Figures 5-8: a plot a configuration of the scheme and ECN setting
+    # (DCN runs without ECN only); 15-18: the two size classes by load
+    rows = {x.split("|")[1].strip(): x for x in text.splitlines() if x.startswith("| ")}
+    assert "[dcn-24pkt](../results/repro-dcn-paper/rt-cdf-by-load-dcn-24pkt-ecn0.png)" in rows["5"]
+    assert "ECN" not in rows["5"].split("|")[3]
+    pub = "../results/repro-dcn-paper"
+    assert f"[pi-2.9ms, ECN]({pub}/rt-cdf-by-load-pi-2.9ms-ecn1.png)" in rows["6"]
+    assert "[90%](../results/repro-dcn-paper/rt-cdf-large-load90-ecn0.png)" in rows["16, 18"]
+    assert "[98%, ECN](../results/repro-dcn-paper/rt-cdf-small-load98-ecn1.png)" in rows["15, 17"]
     assert "No runs." in dcn_figures.section([page.read_folder(tmp_path / "absent")])
 
 

@@ -31,6 +31,7 @@ import math
 import sys
 from collections import defaultdict
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -234,6 +235,88 @@ def plot_group(out: Path, load: float, ecn: bool, cells: list[list[Run]]) -> lis
     ax.set(ylabel="fraction of bytes transferred")
     _save(fig, ax, out / names[2], f"Bytes by response size, {what}{note}")
     return names
+
+
+# the DCN paper's Figures 15-18 split the responses at 100,000 bytes
+SIZE_SPLIT = 100_000
+
+
+def _seconds(runs: list[Run], log: Callable[[Run], WebLog]) -> list[float]:
+    """The response times of RUNS' exchanges (LOG of each), pooled, the
+    cut-off ones at their elapsed time."""
+    return [e.seconds for r in runs for e in log(r).done + log(r).cut]
+
+
+def _cdf_plot(
+    path: Path, curves: list[tuple[str, list[float], str]], title: str, log: bool
+) -> None:
+    """One CDF a curve (name, samples, matplotlib format); LOG: a log
+    time axis, else 0-2 s as the comparison plots."""
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for name, xs, fmt in curves:
+        if xs:
+            cx, cy = cdf(xs)
+            ax.plot(cx, cy, fmt, label=name)
+    ax.set(ylim=(0, 1), xlabel="response time (s)", ylabel="cumulative fraction")
+    if log:
+        ax.set(xscale="log")
+    else:
+        ax.set(xlim=(0, 2))
+    _save(fig, ax, path, title, grid="both" if log else "major")
+
+
+def plot_classes(out: Path, load: float, ecn: bool, cells: list[list[Run]]) -> list[str]:
+    """The response-time CDFs of the responses up to SIZE_SPLIT bytes and
+    of those above it, every configuration of one (load, ecn) on each,
+    pooled over the seeds (the DCN paper's Figures 15-18); their names."""
+    tag, what = _tag(load, ecn), cell_title(load, ecn)
+    names = []
+    for cls, lo, hi, log in (("small", 0, SIZE_SPLIT, False), ("large", SIZE_SPLIT, None, True)):
+        curves = [
+            (label(runs[0].meta), _seconds(runs, partial(_class_web, lo=lo, hi=hi)), "-")
+            for runs in cells
+        ]
+        if not any(xs for _, xs, _ in curves):
+            continue
+        side = f"up to {SIZE_SPLIT:,}" if hi is not None else f"over {SIZE_SPLIT:,}"
+        names.append(f"rt-cdf-{cls}-{tag}.png")
+        _cdf_plot(out / names[-1], curves, f"Responses of {side} bytes, {what}", log)
+    return names
+
+
+def plot_by_load(out: Path, res: Results) -> list[str]:
+    """For each configuration and ECN setting with runs at more than one
+    load: its response-time CDF at every load, pooled over the seeds,
+    beside those of the experiment's configurations on a link of another
+    rate (an uncongested reference) at the same loads, dashed (the DCN
+    paper's Figures 5-8); their names."""
+    refs = [n for n in res.names if res.labels[n] != n]
+    names = []
+    for q in res.names:
+        if q in refs:
+            continue
+        for ecn in res.ecns:
+            loads = [ld for ld in res.loads if (q, ld, ecn) in res.cells]
+            if len(loads) < 2:
+                continue
+            curves = []
+            for i, ld in enumerate(loads):
+                curves.append((f"{ld:.0%}", _seconds(res.cells[(q, ld, ecn)], _web), f"C{i}-"))
+                for n in refs:
+                    runs = res.cells.get((n, ld, ecn)) or res.cells.get((n, ld, False), [])
+                    curves.append((f"{res.labels[n]}, {ld:.0%}", _seconds(runs, _web), f"C{i}--"))
+            names.append(f"rt-cdf-by-load-{q}-ecn{int(ecn)}.png")
+            title = f"Response times of {q}, {'ECN' if ecn else 'no ECN'}, by load"
+            _cdf_plot(out / names[-1], curves, title, False)
+    return names
+
+
+def _web(r: Run) -> WebLog:
+    return r.web
+
+
+def _class_web(r: Run, lo: int, hi: int | None) -> WebLog:
+    return class_log(r.web, lo, hi)
 
 
 def plot_intervals(out: Path, res: Results, ecn: bool) -> str | None:
@@ -682,8 +765,13 @@ def own_rates(res: Results) -> list[str]:
     ]
 
 
-def summary(res: Results, plots: dict[tuple[float, bool], list[str]], extra: list[str]) -> str:
-    """The markdown summary."""
+def summary(
+    res: Results,
+    plots: dict[tuple[float, bool], list[str]],
+    extra: list[str],
+    by_load: list[str] | None = None,
+) -> str:
+    """The markdown summary (BY_LOAD: plot_by_load's plots, last)."""
     lines = ["# Benchmark summary", "", *header(res), "Configurations:", "", *specs(res)]
     reference = res.runs[0].meta.get("reference") or res.names[0]
     if len(res.loads) * len(res.ecns) > 1:
@@ -717,6 +805,9 @@ def summary(res: Results, plots: dict[tuple[float, bool], list[str]], extra: lis
                     ]
             lines += [f"![{p}]({p})" for p in plots.get((ld, ecn), [])]
             lines.append("")
+    if by_load:
+        lines += ["## Each configuration's response times across the loads", ""]
+        lines += [*(f"![{p}]({p})" for p in by_load), ""]
     return "\n".join(lines)
 
 
@@ -742,12 +833,15 @@ def main(argv: list[str]) -> int:
             cells = res.group(ld, ecn)
             if cells and all(r.web.done for runs in cells for r in runs):
                 plots[(ld, ecn)] = plot_group(out, ld, ecn, cells)
+                plots[(ld, ecn)] += plot_classes(out, ld, ecn, cells)
     extra = [p for e in res.ecns if (p := plot_intervals(out, res, e))]
+    web = all(r.web.done for r in res.runs)
+    by_load = plot_by_load(out, res) if web else []
     first = res.seeds[0]
     for d, r in zip(rundirs, runs, strict=True):
         if seed_of(r) == first:
             plot_state(out, d, r)
-    (out / "summary.md").write_text(summary(res, plots, extra) + "\n")
+    (out / "summary.md").write_text(summary(res, plots, extra, by_load) + "\n")
     print((out / "summary.md").read_text())
     return 0
 

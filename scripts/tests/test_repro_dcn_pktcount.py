@@ -124,7 +124,15 @@ def test_the_hypotheses_hold_when_forwarded_loses_least(tmp_path: Path) -> None:
 def test_a_reading_that_changes_nothing_fails_h1_and_not_h2(tmp_path: Path) -> None:
     # forwarded as arrivals, both above PI: H1 fails, H2 within noise
     f = page.read_folder(_folder(tmp_path / pk.NAME, _loss(1.0, 3.0, 3.0)))
-    v = _verdicts("\n".join(pk.section(f)))
+    text = "\n".join(pk.section(f))
+    v = _verdicts(text)
+    # worded as a hypothesis stated before the runs, not a paper's claim
+    assert (
+        "H1, the reading decides (b): dcn counting forwarded packets loses less than PI: "
+        "**fails**: significant against the hypothesis: " in text
+    )
+    assert "stated below 0: significant, AGAINST the hypothesis" in text
+    assert "claim" not in text[text.index("### The hypotheses") :]
     assert v[("2.9ms", "H1")] == "fails" and v[("24pkt", "H1")] == "fails"
     assert v[("2.9ms", "H2")] not in ("holds", "fails")
     assert v[("2.9ms", "control")] == "holds"

@@ -364,8 +364,9 @@ def _c(
     sign: int,
     pick: tuple[str, str] = ("", ""),
     loads: tuple[float, float] = (LOAD, LOAD),
+    kind: type[Cmp] = Cmp,
 ) -> Cmp:
-    return Cmp(
+    return kind(
         (a[0], loads[0], ECN),
         (b[0], loads[1], ECN),
         figure,
@@ -1098,7 +1099,12 @@ class Hypothesis:
     sign: int
 
     def check(self) -> Cmp:
-        return _c(FIG19_CAUSE, (self.a,), (self.b,), self.figure, self.sign)
+        return _c(FIG19_CAUSE, (self.a,), (self.b,), self.figure, self.sign, kind=StatedCmp)
+
+
+@dataclass(frozen=True)
+class StatedCmp(page.Stated, Cmp):
+    """Cmp, as a hypothesis states it."""
 
 
 FIG19_HYPOTHESES = (

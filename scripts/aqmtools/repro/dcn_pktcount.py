@@ -61,7 +61,9 @@ class Hypothesis:
     sign: int
 
     def checks(self, figure: str = "loss %") -> list[Check]:
-        return [Check((self.a, ld, False), (self.b, ld, False), figure, self.sign) for ld in LOADS]
+        return [
+            page.Stated((self.a, ld, False), (self.b, ld, False), figure, self.sign) for ld in LOADS
+        ]
 
 
 def hypotheses(t: str) -> list[Hypothesis]:

@@ -595,6 +595,24 @@ HYPOTHESIS_WORDS = {
 }
 
 
+@dataclass(frozen=True)
+class Stated(Check):
+    """A Check a hypothesis rests on: worded as stated before the runs,
+    where a paper's comparison is claimed. A subclass of Check's has it
+    first among its bases (blue_page.StatedCmp)."""
+
+    holds = "significant in the stated direction"
+    direction = "in the stated direction"
+    fails = "significant against the hypothesis"
+
+    def claimed(self, o: Outcome) -> str:
+        return super().claimed(o).replace("claimed", "stated", 1)
+
+    def how(self, o: Outcome) -> str:
+        how = super().how(o).replace("the claim", "the hypothesis")
+        return how.replace("as claimed", "as stated")
+
+
 def hypothesis_block(key: str, title: str, outcomes: list[Outcome]) -> list[str]:
     """A hypothesis judged as the page judges a claim (verdict): its word
     (HYPOTHESIS_WORDS), why, and each comparison it rests on."""

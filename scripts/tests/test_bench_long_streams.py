@@ -303,7 +303,10 @@ def test_read_run_counts_the_tcp_flows_without_a_result(tmp_path: Path) -> None:
     (tmp_path / "run.json").write_text(json.dumps(meta))
     leaf = {"kind": "sfb", "handle": "10:", "packets": 0, "bytes": 0, "drops": 0}
     (tmp_path / "tc-before.json").write_text(json.dumps({"down": [leaf]}))
-    (tmp_path / "tc-after.json").write_text(json.dumps({"down": [leaf]}))
+    # the bottleneck sent 10 Mbit/s (the flows' 6 Mbit/s in all below fit
+    # in it: stats.GOODPUT_OVER_LINK)
+    sent = {**leaf, "packets": 3400, "bytes": 5_000_000}
+    (tmp_path / "tc-after.json").write_text(json.dumps({"down": [sent]}))
     (tmp_path / "iperf-tcp0.json").write_text(_streams(1e6, 2e6))
     (tmp_path / "iperf-tcp1.json").write_text("")
     r = read_run(tmp_path)

@@ -363,3 +363,20 @@ def test_the_archive_recomputes_the_same_long_flows(tmp_path: Path) -> None:
     archive.pack(copy, tmp_path / "pub2")
     for name in ("raw-s101.tar.xz", "raw-s102.tar.xz"):
         assert (tmp_path / "pub2" / name).read_bytes() == (tmp_path / "pub" / name).read_bytes()
+
+
+def test_tcp_goodput_above_what_the_link_sent_is_a_problem(tmp_path: Path) -> None:
+    # the fixture's bottleneck sent 4.5 MB in 6 s: 6 Mbit/s, headers
+    # included. Two flows of 2.5 Mbit/s fit; two of 3.5 Mbit/s cannot
+    # have come through it (a file placed early: its data connections were
+    # late, and its bytes after the window are counted in it)
+    fits = tmp_path / "fits-load90-ecn0-s101"
+    _write_run(fits, [_flow(1000, [312_500] * 8), _flow(1000, [312_500] * 8)])
+    r = read_run(fits)
+    assert r.link.mbps == pytest.approx(6.0) and sum(r.goodputs) == pytest.approx(5e6)
+    assert "TCP goodput above the link" not in r.problems
+    over = tmp_path / "over-load90-ecn0-s101"
+    _write_run(over, [_flow(1000, [437_500] * 8), _flow(1000, [437_500] * 8)])
+    r = read_run(over)
+    assert sum(r.goodputs) == pytest.approx(7e6)
+    assert r.problems == ["TCP goodput above the link"]

@@ -215,11 +215,8 @@ def plot_group(out: Path, load: float, ecn: bool, cells: list[list[Run]]) -> lis
     seeds = len({seed_of(r) for runs in cells for r in runs})
     note = f", {seeds} seeds pooled" if seeds > 1 else ""
 
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    for name, (xs, ys) in cdfs.items():
-        ax.plot(xs, ys, label=name)
-    ax.set(xlim=(0, 2), ylim=(0, 1), xlabel="response time (s)", ylabel="cumulative fraction")
-    _save(fig, ax, out / names[0], f"Response times, {what}{note}")
+    curves = [(name, [e.seconds for e in ex], "-") for name, ex in pooled.items()]
+    _cdf_plot(out / names[0], curves, f"Response times, {what}{note}", False)
 
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for name, (xs, ys) in cdfs.items():
